@@ -1,0 +1,13 @@
+import type { ResponseCache } from '../cache/response-cache.ts'
+import type { Store } from '../port/store.ts'
+import type { Clock } from './clock.ts'
+import type { FrontdeskHooks } from './hooks.ts'
+
+/** What every use case receives: the port and the process-wide helpers. Built by `createFrontdesk`. */
+export interface Context {
+  store: Store
+  clock: Clock
+  /** Public replies of the content area (CONTRACT §4). */
+  cache: ResponseCache
+  hooks: FrontdeskHooks
+}

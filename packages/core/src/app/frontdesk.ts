@@ -1,0 +1,60 @@
+import type { RequiredPermission } from '../auth/permissions.ts'
+import type { Credentials, Principal } from '../auth/principal.ts'
+import { authenticate } from '../auth/authenticate.ts'
+import type { ResponseCacheOptions } from '../cache/response-cache.ts'
+import { ResponseCache } from '../cache/response-cache.ts'
+import { getCategory } from '../content/get-category.ts'
+import { getContent } from '../content/get-content.ts'
+import { listCategories } from '../content/list-categories.ts'
+import { listContents } from '../content/list-contents.ts'
+import { createInquiry } from '../inquiry/create-inquiry.ts'
+import { listInquiryCategories } from '../inquiry/list-inquiry-categories.ts'
+import type { Store } from '../port/store.ts'
+import { searchContents } from '../search/search-contents.ts'
+import type { Clock } from './clock.ts'
+import { systemClock } from './clock.ts'
+import type { Context } from './context.ts'
+import type { FrontdeskHooks } from './hooks.ts'
+
+/** Options of `createFrontdesk`. */
+export interface FrontdeskOptions {
+  /** The storage adapter, e.g. `openSqliteStore()` of `@frontdesk/adapter-sqlite`. */
+  store: Store
+  /** Where time comes from. Default: the system clock. */
+  clock?: Clock
+  /** The content-area response cache. Default: 60 s, 10 000 entries. */
+  cache?: ResponseCacheOptions
+  /** Callbacks, e.g. `onInquiryCreated`. */
+  hooks?: FrontdeskHooks
+}
+
+/**
+ * The frontdesk application: the public `/v1` operations over a store, ready to be mounted by
+ * an edge (`@frontdesk/http`) or called directly by an embedding service. Operator use cases
+ * (tenants, keys, import…) are plain functions taking `frontdesk.context`.
+ */
+export function createFrontdesk(options: FrontdeskOptions) {
+  const clock = options.clock ?? systemClock
+  const context: Context = {
+    store: options.store,
+    clock,
+    cache: new ResponseCache(clock, options.cache),
+    hooks: options.hooks ?? {},
+  }
+  return {
+    context,
+    /** Checks credentials, then the permission; see `authenticate`. */
+    authenticate: (credentials: Credentials, required: RequiredPermission) => authenticate(context, credentials, required),
+    listContents: (p: Principal, query: URLSearchParams, previewToken: string | null = null) => listContents(context, p, query, previewToken),
+    getContent: (p: Principal, id: string, previewToken: string | null = null) => getContent(context, p, { id }, previewToken),
+    getContentBySlug: (p: Principal, slug: string, previewToken: string | null = null) => getContent(context, p, { slug }, previewToken),
+    listCategories: (p: Principal) => listCategories(context, p),
+    getCategory: (p: Principal, id: string) => getCategory(context, p, id),
+    search: (p: Principal, body: unknown) => searchContents(context, p, body),
+    createInquiry: (p: Principal, body: unknown, idempotencyKey: string | null = null) => createInquiry(context, p, body, idempotencyKey),
+    listInquiryCategories: (p: Principal) => listInquiryCategories(context, p),
+  }
+}
+
+/** The application `createFrontdesk` returns. */
+export type Frontdesk = ReturnType<typeof createFrontdesk>

@@ -1,0 +1,31 @@
+import type { ApiKeyKind } from '../model/api-key.ts'
+import { checkSecret, createSecret, hashSecret } from './secret-token.ts'
+
+/** Prefix of tenant API keys. */
+export const TENANT_KEY_PREFIX = 'fdk_'
+/** Prefix of personal API keys. */
+export const PERSONAL_KEY_PREFIX = 'fdp_'
+const DISPLAY_PREFIX_LENGTH = 8
+
+/** A freshly generated key: `key` is shown once; only `hash` and `prefix` are stored. */
+export interface GeneratedApiKey {
+  key: string
+  hash: string
+  prefix: string
+}
+
+/** Generates a key of the given kind (`fdk_…` or `fdp_…`, CONTRACT §3). */
+export function generateApiKey(kind: ApiKeyKind): GeneratedApiKey {
+  const key = createSecret(kind === 'tenant' ? TENANT_KEY_PREFIX : PERSONAL_KEY_PREFIX)
+  return { key, hash: hashSecret(key), prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) }
+}
+
+/**
+ * Checks a presented key's shape and checksum, without storage. Returns its kind and the
+ * hash to look up, or `null` when the key cannot be one of ours.
+ */
+export function parseApiKey(presented: string): { kind: ApiKeyKind; hash: string } | null {
+  const prefix = checkSecret(presented, [TENANT_KEY_PREFIX, PERSONAL_KEY_PREFIX])
+  if (prefix === null) return null
+  return { kind: prefix === TENANT_KEY_PREFIX ? 'tenant' : 'personal', hash: hashSecret(presented) }
+}

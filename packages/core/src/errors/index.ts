@@ -1,0 +1,2 @@
+export type { ErrorCode } from './error-code.ts'
+export * from './frontdesk-error.ts'

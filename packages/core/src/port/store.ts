@@ -1,0 +1,139 @@
+import type { ApiKeyRecord } from '../model/api-key.ts'
+import type { CategoryRecord } from '../model/category.ts'
+import type { ContentRecord } from '../model/content.ts'
+import type { IdempotencyClaim, StoredResponse } from '../model/idempotency.ts'
+import type { InquiryCategoryRecord, InquiryRecord, InquiryStatus } from '../model/inquiry.ts'
+import type { PreviewTokenRecord } from '../model/preview-token.ts'
+import type { TagRecord } from '../model/tag.ts'
+import type { Tenant } from '../model/tenant.ts'
+import type { ContentQuery } from './content-query.ts'
+
+/*
+ * The storage port. Everything core needs from a database, and nothing more.
+ *
+ * Rules every adapter follows (the conformance suite in `@frontdesk/core/testing` checks them):
+ * - Every method is asynchronous, even over a synchronous driver.
+ * - "Not found" is `null`, never an exception. Errors a retry may cure (busy, locked) are thrown
+ *   as `StorageUnavailableError`; anything else may be thrown as is (the edge maps it to a 500).
+ * - Records are tenant-scoped: ids, slugs and codes are unique *within* a tenant, and a method
+ *   given a tenant id never reads or writes another tenant's rows. Generated ids (`key_…`,
+ *   `prv_…`) are globally unique, so keys and preview tokens are also addressable by id alone.
+ * - Core decides every value (ids, versions, timestamps, normalised fields); `put*` stores the
+ *   record as given, replacing any record with the same tenant and id.
+ * - A committed write is durable, and visible to every process that opens the same store.
+ */
+
+/** Reads of a tenant's content model. Shared by the store and by write transactions. */
+export interface ContentReader {
+  getCategory(tenantId: string, id: string): Promise<CategoryRecord | null>
+  getCategoryByCode(tenantId: string, code: string): Promise<CategoryRecord | null>
+  /** All categories of the tenant, active or not, ordered by `sort`, then `code`. */
+  listCategories(tenantId: string): Promise<CategoryRecord[]>
+
+  getTag(tenantId: string, id: string): Promise<TagRecord | null>
+  getTagByName(tenantId: string, name: string): Promise<TagRecord | null>
+  /** All tags of the tenant, ordered by name. */
+  listTags(tenantId: string): Promise<TagRecord[]>
+
+  /** The item, whatever its status (core decides visibility). */
+  getContent(tenantId: string, id: string): Promise<ContentRecord | null>
+  getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null>
+  /** One page of items as `query` describes, in its sort order. */
+  listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]>
+
+  getInquiryCategory(tenantId: string, id: string): Promise<InquiryCategoryRecord | null>
+  getInquiryCategoryByCode(tenantId: string, code: string): Promise<InquiryCategoryRecord | null>
+  /** All inquiry categories of the tenant, active or not, ordered by `sort`, then `code`. */
+  listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]>
+}
+
+/** Writes of a tenant's content model; only inside `Store.transaction`. */
+export interface ContentWriter extends ContentReader {
+  putCategory(record: CategoryRecord): Promise<void>
+  putTag(record: TagRecord): Promise<void>
+  /** Stores the item with its tags (by tag id, in order) and custom-field values. */
+  putContent(record: ContentRecord): Promise<void>
+  /** `false` when there was no such item. */
+  deleteContent(tenantId: string, id: string): Promise<boolean>
+  putInquiryCategory(record: InquiryCategoryRecord): Promise<void>
+}
+
+/** Tenants. */
+export interface TenantStore {
+  /** Fails (throws) when the code is taken; core checks first and reports it properly. */
+  createTenant(tenant: Tenant): Promise<void>
+  getTenant(id: string): Promise<Tenant | null>
+  getTenantByCode(code: string): Promise<Tenant | null>
+  /** Ordered by code. */
+  listTenants(): Promise<Tenant[]>
+}
+
+/** API keys: looked up by the hash of the presented key, managed by id. */
+export interface ApiKeyStore {
+  createApiKey(record: ApiKeyRecord): Promise<void>
+  /** The key with this hash, any tenant, with its tenant. */
+  findApiKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; tenant: Tenant } | null>
+  getApiKey(id: string): Promise<ApiKeyRecord | null>
+  /** Ordered by creation. */
+  listApiKeys(tenantId: string): Promise<ApiKeyRecord[]>
+  /** Sets the given columns; `false` when there is no such key. */
+  updateApiKey(id: string, patch: Partial<Pick<ApiKeyRecord, 'disabled_at' | 'last_used_at' | 'rate_limit'>>): Promise<boolean>
+  /** `false` when there was no such key. */
+  deleteApiKey(id: string): Promise<boolean>
+}
+
+/** Preview tokens: looked up by the hash of the presented token, revoked by id. */
+export interface PreviewTokenStore {
+  createPreviewToken(record: PreviewTokenRecord): Promise<void>
+  /** The token with this hash, any tenant (core compares the tenant). */
+  findPreviewTokenByHash(hash: string): Promise<PreviewTokenRecord | null>
+  getPreviewToken(id: string): Promise<PreviewTokenRecord | null>
+  /** Sets `revoked_at`; `false` when there is no such token. */
+  revokePreviewToken(id: string, at: string): Promise<boolean>
+}
+
+/** Inquiries and their idempotency keys. */
+export interface InquiryStore {
+  /**
+   * Stores the inquiry durably (committed and synced per the adapter's durability setting
+   * before the promise resolves). With `idempotency`, the key's record is completed with the
+   * response in the same transaction: both are stored, or neither.
+   */
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void>
+  getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null>
+  /** Newest first; `before` is an inquiry id to page from. */
+  listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]>
+
+  /**
+   * Atomically claims `key` for a request with `requestHash`. A record claimed before
+   * `expiredBefore` counts as absent (24 h window); an in-flight record claimed before
+   * `staleBefore` is taken over (its process died).
+   */
+  claimIdempotencyKey(
+    tenantId: string,
+    key: string,
+    requestHash: string,
+    times: { now: string; expiredBefore: string; staleBefore: string },
+  ): Promise<IdempotencyClaim>
+  /** Drops an in-flight claim whose request failed, so that a retry can run. */
+  releaseIdempotencyKey(tenantId: string, key: string): Promise<void>
+}
+
+/** The whole storage port. */
+export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore {
+  /**
+   * Runs `work` in one all-or-nothing transaction: everything it writes commits together
+   * when it resolves, and nothing is written when it rejects (the rejection is passed on).
+   * Reads through `tx` see the transaction's own writes. Transactions do not nest.
+   */
+  transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T>
+
+  /**
+   * A number that changes whenever the tenant's categories, tags or content change, from any
+   * process. Response caches key on it. Must be cheap: it is called on every cached read.
+   */
+  revision(tenantId: string): Promise<number>
+
+  /** Releases the store's resources. */
+  close(): Promise<void>
+}
