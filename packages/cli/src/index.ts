@@ -1,0 +1,7 @@
+export type * from './env.ts'
+export { bufferOutput, processEnv } from './env.ts'
+export { main } from './main.ts'
+export { createProgram } from './program.ts'
+export type { CommandModule } from './program.ts'
+export type { Session } from './session.ts'
+export { dbPathOf, openSession, withSession } from './session.ts'

@@ -1,0 +1,45 @@
+import { Command } from 'commander'
+import type { CliEnv } from './env.ts'
+import * as content from './commands/content.ts'
+import * as exportCommand from './commands/export.ts'
+import * as importCommand from './commands/import.ts'
+import * as key from './commands/key.ts'
+import * as tenant from './commands/tenant.ts'
+
+/** What every `commands/<name>.ts` exports: a function adding its command(s) to the program. */
+export interface CommandModule {
+  register(program: Command, env: CliEnv): void
+}
+
+/**
+ * Every command of the CLI, in the order `--help` lists them.
+ * Adding a command: import its module above and add one line here.
+ */
+const COMMANDS: CommandModule[] = [
+  tenant,
+  key,
+  importCommand,
+  exportCommand,
+  content,
+]
+
+/**
+ * Builds the `frontdesk` program. Usage errors are thrown (never `process.exit`) and
+ * commander prints nothing itself: `main` reports every error as one line.
+ */
+export function createProgram(env: CliEnv): Command {
+  const program = new Command('frontdesk')
+    .description('Self-hostable, tenant-scoped content-delivery and inquiry API over HTTPS')
+    .option('--db <path>', 'SQLite database file (default: $FRONTDESK_DB, else ./frontdesk.db)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => env.stdout.write(text),
+      writeErr: (text) => env.stderr.write(text),
+      // Hint: errors are printed once, by main, as `frontdesk: <message>`.
+      outputError: () => {},
+    })
+    .showHelpAfterError(false)
+    .allowExcessArguments(false)
+  for (const command of COMMANDS) command.register(program, env)
+  return program
+}
