@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { TLSSocket } from 'node:tls'
+import type { Frontdesk } from '@frontdesk/core'
+import type { HandleOptions } from './handle.ts'
+import { handle } from './handle.ts'
+import type { HttpResponse } from './http-types.ts'
+import { bodyReader } from './read-body.ts'
+import { createProxyMatcher } from './trusted-proxies.ts'
+
+/** Options of `createHandler`. */
+export interface HandlerOptions extends HandleOptions {
+  /**
+   * Peers whose `X-Forwarded-Proto: https` is believed (addresses or CIDR ranges). A request
+   * on a plain socket is served only when it comes from one of them with that header;
+   * anything else gets 403 `HTTPS_REQUIRED`. Default: loopback (`127.0.0.1`, `::1`).
+   */
+  trustedProxies?: readonly string[]
+}
+
+/**
+ * A `node:http(s)` request listener. Mounted in another server it serves `/v1` and `/v1/…`
+ * paths and passes every other path to `next` (connect/Express style); without `next` every
+ * path is its own, so unknown ones get a JSON 404.
+ */
+export type NodeHandler = (request: IncomingMessage, response: ServerResponse, next?: () => void) => void
+
+/** Creates the request listener serving frontdesk's `/v1` API. */
+export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}): NodeHandler {
+  const isTrustedProxy = createProxyMatcher(options.trustedProxies)
+  return (request, response, next) => {
+    const url = request.url ?? '/'
+    if (next !== undefined && !isApiPath(url)) {
+      next()
+      return
+    }
+    const socket = request.socket
+    const secure = (socket as Partial<TLSSocket>).encrypted === true || (isTrustedProxy(socket.remoteAddress) && forwardedProto(request) === 'https')
+    const body = bodyReader(request)
+    const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
+    handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress: socket.remoteAddress }, options)
+      .then((result) => write(response, result, hasBody && !body.complete))
+      .catch(() => response.destroy())
+  }
+}
+
+function isApiPath(url: string): boolean {
+  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?')
+}
+
+/** The scheme the nearest proxy saw: the last entry of `X-Forwarded-Proto`, which that proxy wrote. */
+function forwardedProto(request: IncomingMessage): string | undefined {
+  const header = request.headers['x-forwarded-proto']
+  const value = Array.isArray(header) ? header.join(',') : header
+  return value?.split(',').pop()?.trim().toLowerCase()
+}
+
+function write(response: ServerResponse, result: HttpResponse, unreadBody: boolean): void {
+  if (response.headersSent || response.destroyed) return
+  response.statusCode = result.status
+  for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value)
+  // A body left unread cannot be skipped safely on a kept-alive connection: close it instead.
+  if (unreadBody) response.setHeader('connection', 'close')
+  if (result.status !== 304) response.setHeader('content-length', result.body.length)
+  response.end(result.body)
+}

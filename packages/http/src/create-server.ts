@@ -1,0 +1,64 @@
+import * as http from 'node:http'
+import * as https from 'node:https'
+import type { Frontdesk } from '@frontdesk/core'
+import { answerClientError } from './client-error.ts'
+import { createHandler } from './create-handler.ts'
+import type { HandleOptions } from './handle.ts'
+import { DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
+
+/** How the server meets HTTPS (CONTRACT §1). */
+export type ServerTransport =
+  /** Terminate TLS here (1.2 at least) with this PEM certificate chain and key. */
+  | { tls: { cert: string | Buffer; key: string | Buffer } }
+  /**
+   * Serve plain HTTP behind a TLS-terminating proxy: a request is accepted only with
+   * `X-Forwarded-Proto: https` from a trusted proxy (addresses or CIDR ranges, default loopback).
+   */
+  | { behindProxy: true; trustedProxies?: readonly string[] }
+
+/** Options of `createServer`. */
+export interface ServerOptions extends HandleOptions {
+  /** Largest request head in bytes; a bigger one gets 431. Default: Node's (16 KiB). */
+  maxHeaderSize?: number
+}
+
+/** Time allowed to send the request headers (ms). */
+export const HEADERS_TIMEOUT_MS = 10_000
+/** Time allowed to send the whole request (ms). */
+export const REQUEST_TIMEOUT_MS = 30_000
+/** Idle time before a kept-alive connection is closed (ms). */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000
+/** Behind a proxy, longer than common proxies' upstream keep-alive (60 s), so the proxy closes first. */
+export const PROXY_KEEP_ALIVE_TIMEOUT_MS = 65_000
+/** Time allowed for a TLS handshake (ms). */
+export const HANDSHAKE_TIMEOUT_MS = 10_000
+
+/**
+ * A server for frontdesk's `/v1` API, not yet listening. It never redirects HTTP to HTTPS (a key
+ * sent over plain HTTP has already leaked): with `tls`, a plain-HTTP client fails the TLS
+ * handshake; behind a proxy, anything not vouched for as HTTPS gets 403 `HTTPS_REQUIRED`.
+ * Slow clients are cut off by the timeouts above.
+ */
+export function createServer(frontdesk: Frontdesk, transport: ServerTransport, options: ServerOptions = {}): https.Server | http.Server {
+  const behindProxy = 'behindProxy' in transport
+  const common: http.ServerOptions = {
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: behindProxy ? PROXY_KEEP_ALIVE_TIMEOUT_MS : KEEP_ALIVE_TIMEOUT_MS,
+    // Hint: timeouts are enforced on this tick; Node's default (30 s) would let them overrun.
+    connectionsCheckingInterval: 1_000,
+    ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }),
+  }
+  const handler = createHandler(frontdesk, {
+    ...options,
+    trustedProxies: behindProxy ? (transport.trustedProxies ?? DEFAULT_TRUSTED_PROXIES) : [],
+  })
+  const server = behindProxy
+    ? http.createServer(common, handler)
+    : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, handler)
+  server.headersTimeout = HEADERS_TIMEOUT_MS
+  server.requestTimeout = REQUEST_TIMEOUT_MS
+  server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS
+  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, !behindProxy))
+  return server
+}

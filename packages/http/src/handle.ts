@@ -1,0 +1,161 @@
+import type { Frontdesk, Principal, Reply } from '@frontdesk/core'
+import { FrontdeskError, OPERATIONS } from '@frontdesk/core'
+import { errorResponse } from './error-response.ts'
+import type { HttpRequest, HttpResponse } from './http-types.ts'
+import { assertJsonMediaType, parseJsonBody } from './json-body.ts'
+import { requestIdOf } from './request-id.ts'
+import type { Route } from './routes.ts'
+import { matchRoute } from './routes.ts'
+import { ifNoneMatchMatches, serializeBody } from './serialized-body.ts'
+
+/** Options of `handle` (and of `createHandler`, `createServer`). */
+export interface HandleOptions {
+  /** Largest accepted JSON request body, in bytes. Default 65 536 (CONTRACT §1). */
+  bodyLimit?: number
+  /**
+   * Receives every unexpected error (the client sees a bare 500 with the request id).
+   * Default: one line on stderr with the request id and the stack.
+   */
+  onError?: (error: unknown, request: { requestId: string; method: string; url: string }) => void
+}
+
+/** The default body limit (64 KiB). */
+export const DEFAULT_BODY_LIMIT = 64 * 1024
+
+const HSTS = 'max-age=31536000'
+
+/**
+ * Serves one `/v1` request, independent of `node:http`. Checks run in CONTRACT §2's order:
+ * HTTPS, route (404/405), credential (401/403), permission (403), input (415/413/400), and
+ * the use case's own checks (400, then 404). Never throws: every failure is a JSON error.
+ */
+export async function handle(frontdesk: Frontdesk, request: HttpRequest, options: HandleOptions = {}): Promise<HttpResponse> {
+  const requestId = requestIdOf(request.headers['x-request-id'])
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
+    vary: 'X-API-Key, X-Preview-Token',
+  }
+  if (request.secure) headers['strict-transport-security'] = HSTS
+  try {
+    if (!request.secure) throw new FrontdeskError('HTTPS_REQUIRED', 'HTTPS is required')
+    const [pathname = '', search = ''] = splitTarget(request.url)
+    const match = matchRoute(request.method, pathname)
+    if (match.kind === 'not_found') throw new FrontdeskError('NOT_FOUND', 'Route not found')
+    if (match.kind === 'method_not_allowed') {
+      headers.allow = match.allow.join(', ')
+      throw new FrontdeskError('METHOD_NOT_ALLOWED', 'Method not allowed')
+    }
+    const principal = await frontdesk.authenticate(
+      { apiKey: headerValue(request.headers['x-api-key']) ?? null, authorization: request.headers.authorization !== undefined },
+      OPERATIONS[match.route.operation],
+    )
+    const reply = await run(frontdesk, principal, match.route, match.params, new URLSearchParams(search), request, options)
+    return replyResponse(reply, headers, request.headers['if-none-match'])
+  } catch (error) {
+    const response = errorResponse(error)
+    if (response.unexpected) report(options, error, { requestId, method: request.method, url: request.url })
+    return { status: response.status, headers: { ...headers, ...response.headers, 'cache-control': 'no-store' }, body: response.body }
+  }
+}
+
+async function run(
+  frontdesk: Frontdesk,
+  principal: Principal,
+  route: Route,
+  params: Record<string, string>,
+  query: URLSearchParams,
+  request: HttpRequest,
+  options: HandleOptions,
+): Promise<Reply<unknown>> {
+  switch (route.operation) {
+    case 'listContents': {
+      const previewToken = previewTokenOf(request, query)
+      query.delete('preview_token')
+      return frontdesk.listContents(principal, query, previewToken)
+    }
+    case 'getContent':
+      return frontdesk.getContent(principal, decodeParam(params.id), previewTokenOf(request, query))
+    case 'getContentBySlug':
+      return frontdesk.getContentBySlug(principal, decodeParam(params.slug), previewTokenOf(request, query))
+    case 'listCategories':
+      return frontdesk.listCategories(principal)
+    case 'getCategory':
+      return frontdesk.getCategory(principal, decodeParam(params.id))
+    case 'search':
+      return frontdesk.search(principal, await readJson(request, options))
+    case 'createInquiry': {
+      const body = await readJson(request, options)
+      return frontdesk.createInquiry(principal, body, headerValue(request.headers['idempotency-key']) ?? null)
+    }
+    case 'listInquiryCategories':
+      return frontdesk.listInquiryCategories(principal)
+  }
+}
+
+function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined): HttpResponse {
+  const { bytes, etag } = serializeBody(reply.body)
+  if (reply.replayed === true) headers['idempotent-replayed'] = 'true'
+  if (reply.cache.kind === 'no-store') {
+    headers['cache-control'] = 'no-store'
+    return { status: reply.status, headers, body: bytes }
+  }
+  headers['cache-control'] = `private, max-age=${reply.cache.maxAge}`
+  headers.etag = etag
+  // Reached only after the key and permission checks passed, as CONTRACT §4 demands.
+  if (ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, headers, body: Buffer.alloc(0) }
+  return { status: reply.status, headers, body: bytes }
+}
+
+async function readJson(request: HttpRequest, options: HandleOptions): Promise<unknown> {
+  assertJsonMediaType(headerValue(request.headers['content-type']))
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+  const declared = headerValue(request.headers['content-length'])
+  if (declared !== undefined && Number(declared) > limit) throw payloadTooLarge(limit)
+  const body = typeof request.body === 'function' ? await request.body(limit) : (request.body ?? Buffer.alloc(0))
+  if (body.length > limit) throw payloadTooLarge(limit)
+  return parseJsonBody(body)
+}
+
+/** The 413 error for a body over `limit` bytes. */
+export function payloadTooLarge(limit: number): FrontdeskError {
+  return new FrontdeskError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`)
+}
+
+function previewTokenOf(request: HttpRequest, query: URLSearchParams): string | null {
+  const token = headerValue(request.headers['x-preview-token']) ?? query.get('preview_token') ?? ''
+  return token === '' ? null : token
+}
+
+/** A path parameter, percent-decoded; one that cannot be decoded names nothing (404). */
+function decodeParam(raw: string | undefined): string {
+  try {
+    if (raw !== undefined) return decodeURIComponent(raw)
+  } catch {
+    // Malformed percent-encoding: fall through to 404.
+  }
+  throw new FrontdeskError('NOT_FOUND', 'Not found')
+}
+
+function splitTarget(url: string): [string, string] {
+  const at = url.indexOf('?')
+  return at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)]
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+function report(options: HandleOptions, error: unknown, request: { requestId: string; method: string; url: string }): void {
+  if (options.onError !== undefined) {
+    try {
+      options.onError(error, request)
+    } catch {
+      // A failing logger must not turn into a second failure of the request.
+    }
+    return
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
+  process.stderr.write(`frontdesk: ${request.method} ${request.url.split('?')[0]} failed (request ${request.requestId}): ${detail}\n`)
+}

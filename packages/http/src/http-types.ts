@@ -1,0 +1,31 @@
+import type { IncomingHttpHeaders } from 'node:http'
+
+/**
+ * The request body as `handle` receives it: the bytes already read, `null` for none, or a
+ * reader `handle` calls only once the request is authorised. The reader must reject with a
+ * `PAYLOAD_TOO_LARGE` `FrontdeskError` as soon as more than `limit` bytes arrive, without
+ * buffering the rest.
+ */
+export type BodySource = Buffer | null | ((limit: number) => Promise<Buffer>)
+
+/** A request, independent of `node:http`: what `handle` needs and nothing more. */
+export interface HttpRequest {
+  method: string
+  /** The request target in origin form: path and query, e.g. `/v1/cms/contents?limit=5`. */
+  url: string
+  /** Header names in lower case, as `node:http` gives them. */
+  headers: IncomingHttpHeaders
+  body: BodySource
+  /** Whether the client's connection is HTTPS: a TLS socket, or a trusted proxy said so. */
+  secure: boolean
+  /** The peer address, for logs. */
+  remoteAddress?: string | null
+}
+
+/** A response, ready to be written by any transport. */
+export interface HttpResponse {
+  status: number
+  /** Header names in lower case. `content-length` is left to the transport. */
+  headers: Record<string, string>
+  body: Buffer
+}

@@ -1,0 +1,34 @@
+import { FrontdeskError, ValidationError } from '@frontdesk/core'
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(?:;(.*))?$/i
+
+/**
+ * Checks that a `Content-Type` announces JSON: `application/json`, optionally with
+ * `charset=utf-8` (JSON is UTF-8, RFC 8259). Throws 415 `UNSUPPORTED_MEDIA_TYPE` otherwise.
+ */
+export function assertJsonMediaType(contentType: string | undefined): void {
+  const match = contentType === undefined ? null : JSON_MEDIA_TYPE.exec(contentType.trim())
+  const params = match?.[1]
+  const ok = match !== null && (params === undefined || params.split(';').every(isAllowedParameter))
+  if (!ok) throw new FrontdeskError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
+}
+
+function isAllowedParameter(parameter: string): boolean {
+  const [name = '', value = ''] = parameter.split('=').map((part) => part.trim().toLowerCase())
+  if (name === '' && value === '') return true
+  return name === 'charset' && (value === 'utf-8' || value === '"utf-8"' || value === 'utf8')
+}
+
+/**
+ * Parses a JSON request body. Invalid UTF-8 or JSON is a 400 `VALIDATION_ERROR` on field `body`.
+ * `JSON.parse` only ever creates own data properties (a `__proto__` key stays a plain key), and
+ * core validates the value before using it, so nothing is merged into existing objects.
+ */
+export function parseJsonBody(bytes: Buffer): unknown {
+  try {
+    // Hint: TextDecoder drops a leading byte-order mark, which RFC 8259 lets parsers ignore.
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch (cause) {
+    throw new ValidationError([{ field: 'body', message: 'must be valid JSON' }], { cause })
+  }
+}
