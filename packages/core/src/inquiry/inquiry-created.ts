@@ -1,0 +1,34 @@
+import type { InquiryCategoryRecord, InquiryRecord, InquiryStatus } from '../model/inquiry.ts'
+import type { JsonValue } from '../model/json.ts'
+
+/** The confirmation text of a category that sets none (CONTRACT §6). */
+export const DEFAULT_INQUIRY_MESSAGE = 'Thank you. Your inquiry has been received.'
+
+/** The body of `201 Created` for `POST /v1/inquiries` (SPEC.md "Inquiry (creation response)"). */
+export interface InquiryCreated {
+  id: string
+  category_code: string
+  title: string
+  status: InquiryStatus
+  created_at: string
+  message: string
+}
+
+/** The creation response for a stored inquiry; a blank category message means the default. */
+export function toInquiryCreated(inquiry: InquiryRecord, category: Pick<InquiryCategoryRecord, 'message'>): InquiryCreated {
+  const message = category.message.trim()
+  return {
+    id: inquiry.id,
+    category_code: inquiry.category_code,
+    title: inquiry.title,
+    status: inquiry.status,
+    created_at: inquiry.created_at,
+    message: message === '' ? DEFAULT_INQUIRY_MESSAGE : message,
+  }
+}
+
+/** Whether a stored response body has the creation response's shape. */
+export function isInquiryCreated(body: JsonValue): body is JsonValue & InquiryCreated {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
+  return ['id', 'category_code', 'title', 'status', 'created_at', 'message'].every((key) => typeof body[key] === 'string')
+}
