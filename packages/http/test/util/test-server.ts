@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { IncomingHttpHeaders, Server } from 'node:http'
+import * as https from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import type { Clock, Frontdesk, FrontdeskHooks, ResponseCacheOptions, Store, Tenant } from '@frontdesk/core'
+import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
+import type { ServerOptions } from '@frontdesk/http'
+import { createDevCert, createServer } from '@frontdesk/http'
+
+/** Options of `startTestServer`. */
+export interface TestServerOptions {
+  clock?: Clock
+  cache?: ResponseCacheOptions
+  hooks?: FrontdeskHooks
+  /** Options of the HTTP server (body limit, error callback…). */
+  server?: ServerOptions
+}
+
+/**
+ * A parsed JSON response body. Typed loosely on purpose: tests poke into bodies freely and
+ * assert on what they find, so a precise type would only add casts.
+ */
+export type JsonBody = any
+
+/** A response as tests see it. */
+export interface TestResponse {
+  status: number
+  headers: IncomingHttpHeaders
+  /** The parsed JSON body, or `null` for an empty body. */
+  body: JsonBody
+  /** The raw body text. */
+  text: string
+}
+
+/** What a request may carry: a `body` object is sent as JSON (with `Content-Type: application/json` unless given). */
+export interface TestRequestOptions {
+  headers?: Record<string, string>
+  body?: unknown
+}
+
+/** A running test server over its own SQLite file. */
+export interface TestServer {
+  /** `https://127.0.0.1:<port>` */
+  url: string
+  port: number
+  store: Store
+  frontdesk: Frontdesk
+  /** The server's self-signed certificate (PEM), to trust it in other clients. */
+  cert: string
+  /** The temporary directory holding the database. */
+  dir: string
+  /** Creates a tenant (default code: `t1`, `t2`, …). */
+  tenant(code?: string): Promise<Tenant>
+  /** Creates a tenant API key (or a personal one) and returns the key itself. */
+  key(tenantCode: string, permissions: string[], options?: { personal?: boolean; rateLimit?: number | null; name?: string }): Promise<string>
+  /** Sends one request over HTTPS (a new connection each time) and reads the whole response. */
+  request(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse>
+  /** Stops the server, closes the store and removes the directory. */
+  close(): Promise<void>
+}
+
+let certificate: Promise<{ cert: string; key: string }> | null = null
+
+/**
+ * Starts a real HTTPS server on 127.0.0.1 (a free port) over a real SQLite file in a temporary
+ * directory, with a self-signed certificate the `request` helper trusts.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  certificate ??= createDevCert()
+  const pems = await certificate
+  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-http-'))
+  const store = openSqliteStore({ path: join(dir, 'test.db') })
+  const frontdesk = createFrontdesk({
+    store,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+  })
+  const server = createServer(frontdesk, { tls: pems }, { onError: () => {}, ...options.server })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const url = `https://127.0.0.1:${port}`
+  let tenants = 0
+  let keys = 0
+
+  return {
+    url,
+    port,
+    store,
+    frontdesk,
+    cert: pems.cert,
+    dir,
+    tenant: (code) => createTenant(frontdesk.context, { code: code ?? `t${++tenants}` }),
+    async key(tenantCode, permissions, keyOptions = {}) {
+      const created = await createApiKey(frontdesk.context, {
+        tenantCode,
+        name: keyOptions.name ?? `test key ${++keys}`,
+        permissions,
+        ...(keyOptions.personal === undefined ? {} : { personal: keyOptions.personal }),
+        ...(keyOptions.rateLimit === undefined ? {} : { rateLimit: keyOptions.rateLimit }),
+      })
+      return created.key
+    },
+    request: (method, path, requestOptions = {}) => testRequest(url, pems.cert, method, path, requestOptions),
+    async close() {
+      await closeServer(server)
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Sends one HTTPS request to `baseUrl`, trusting `ca`, and reads the whole response. */
+export function testRequest(baseUrl: string, ca: string, method: string, path: string, options: TestRequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...options.headers }
+  let payload: Buffer | null = null
+  if (options.body !== undefined) {
+    if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) payload = Buffer.from(options.body)
+    else {
+      payload = Buffer.from(JSON.stringify(options.body))
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
+    }
+  }
+  return new Promise((resolve, reject) => {
+    const request = https.request(new URL(path, baseUrl), { method, headers, ca, agent: false, timeout: 10_000 }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('error', reject)
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8')
+        let body: JsonBody = null
+        try {
+          body = text === '' ? null : JSON.parse(text)
+        } catch {
+          body = null
+        }
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text })
+      })
+    })
+    request.on('timeout', () => request.destroy(new Error(`${method} ${path} timed out`)))
+    request.on('error', reject)
+    request.end(payload ?? undefined)
+  })
+}
+
+/** Closes `server`, cutting idle and active connections so that tests never hang. */
+export function closeServer(server: Server | https.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}
