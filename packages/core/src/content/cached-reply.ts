@@ -1,0 +1,36 @@
+import type { Context } from '../app/context.ts'
+import type { CachePolicy, Reply } from '../app/reply.ts'
+
+/** How long a public content reply may be cached, here and by the client (SPEC.md "Limits"). */
+export const CONTENT_CACHE_SECONDS = 60
+
+/** The cache policy of public content-area replies. */
+export const PUBLIC_CACHE: CachePolicy = { kind: 'private', maxAge: CONTENT_CACHE_SECONDS }
+
+/** The cache policy of preview replies: never stored (CONTRACT §7). */
+export const NO_STORE: CachePolicy = { kind: 'no-store' }
+
+/**
+ * A public reply of the content area through `ctx.cache` (CONTRACT §4). The key holds the
+ * tenant, the tenant's storage revision (read *before* the data, so a change committed by any
+ * process makes the entry unreachable), the operation and the normalised request. A hit
+ * returns the very same `Reply` object. Entries live at most 60 s whatever the cache's own
+ * TTL, which also bounds how long a cached list can hide an item whose scheduled time came.
+ * Failures (`NotFoundError`, `ValidationError`) are never cached.
+ */
+export async function cachedReply<T>(
+  ctx: Context,
+  tenantId: string,
+  operation: string,
+  request: string,
+  compute: () => Promise<T>,
+): Promise<Reply<T>> {
+  const revision = await ctx.store.revision(tenantId)
+  const key = `${tenantId}\u0000${revision}\u0000${operation}\u0000${request}`
+  const hit = ctx.cache.get(key)
+  // Hint: the operation is part of the key, so an entry always holds this operation's reply type.
+  if (hit !== null) return hit as Reply<T>
+  const reply: Reply<T> = { status: 200, body: await compute(), cache: PUBLIC_CACHE }
+  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000)
+  return reply
+}
