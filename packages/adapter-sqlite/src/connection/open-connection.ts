@@ -1,0 +1,38 @@
+import Database from 'better-sqlite3'
+import { Connection } from './statement-cache.ts'
+
+/**
+ * How long one SQLite call may wait for a lock before it fails and is retried asynchronously.
+ * Short, because better-sqlite3 waits synchronously and blocks the event loop meanwhile.
+ */
+export const LOCK_WAIT_SLICE_MS = 25
+
+/**
+ * Opens one connection to the database file with frontdesk's pragmas, waiting up to
+ * `lockWaitMs` (default `LOCK_WAIT_SLICE_MS`) for a lock in each call.
+ *
+ * - `journal_mode = WAL`: readers never block the writer, and the writer never blocks readers.
+ * - `synchronous = FULL`: every commit is fsynced before it returns, so an acknowledged write
+ *   (an inquiry above all) survives a crash of the process *and* of the machine. `NORMAL` would
+ *   survive `kill -9` only.
+ * - `foreign_keys = ON` on the writer; the reader is `query_only`, so a stray write through
+ *   it fails loudly instead of bypassing the writer's lock and transaction.
+ */
+export function openConnection(path: string, role: 'reader' | 'writer', lockWaitMs = LOCK_WAIT_SLICE_MS): Connection {
+  const db = new Database(path)
+  try {
+    // Hint: opening may wait longer (it is synchronous anyway); the store shortens it afterwards.
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(lockWaitMs))}`)
+    if (role === 'writer') {
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = FULL')
+      db.pragma('foreign_keys = ON')
+    } else {
+      db.pragma('query_only = ON')
+    }
+    return new Connection(db)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}

@@ -1,0 +1,103 @@
+import type {
+  CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, TagRecord,
+} from '@frontdesk/core'
+import type { Connection } from './connection/statement-cache.ts'
+import { listContentsSql } from './query/list-contents-sql.ts'
+import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
+import type { ContentRow } from './records/contents.ts'
+import { deleteContentRow, selectContent, selectContentBySlug, toContent, upsertContent } from './records/contents.ts'
+import {
+  selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory,
+} from './records/inquiry-categories.ts'
+import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tags.ts'
+
+/** How a `ContentAccess` runs one synchronous step (busy retries, transaction checks). */
+export type StepRunner = <T>(step: () => T) => Promise<T>
+
+/**
+ * The content model over one connection: the store reads through it on the reader
+ * connection, and a transaction reads and writes through it on the writer connection.
+ */
+export class ContentAccess implements ContentWriter {
+  readonly #conn: Connection
+  readonly #run: StepRunner
+
+  constructor(conn: Connection, run: StepRunner) {
+    this.#conn = conn
+    this.#run = run
+  }
+
+  getCategory(tenantId: string, id: string): Promise<CategoryRecord | null> {
+    return this.#run(() => selectCategory(this.#conn, tenantId, id))
+  }
+
+  getCategoryByCode(tenantId: string, code: string): Promise<CategoryRecord | null> {
+    return this.#run(() => selectCategoryByCode(this.#conn, tenantId, code))
+  }
+
+  listCategories(tenantId: string): Promise<CategoryRecord[]> {
+    return this.#run(() => selectCategories(this.#conn, tenantId))
+  }
+
+  getTag(tenantId: string, id: string): Promise<TagRecord | null> {
+    return this.#run(() => selectTag(this.#conn, tenantId, id))
+  }
+
+  getTagByName(tenantId: string, name: string): Promise<TagRecord | null> {
+    return this.#run(() => selectTagByName(this.#conn, tenantId, name))
+  }
+
+  listTags(tenantId: string): Promise<TagRecord[]> {
+    return this.#run(() => selectTags(this.#conn, tenantId))
+  }
+
+  getContent(tenantId: string, id: string): Promise<ContentRecord | null> {
+    return this.#run(() => selectContent(this.#conn, tenantId, id))
+  }
+
+  getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null> {
+    return this.#run(() => selectContentBySlug(this.#conn, tenantId, slug))
+  }
+
+  listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
+    const { sql, params } = listContentsSql(tenantId, query)
+    return this.#run(() =>
+      this.#conn.snapshot(() => {
+        const rows = this.#conn.prepare(sql).all(...params) as ContentRow[]
+        return rows.map((row) => toContent(this.#conn, row))
+      }),
+    )
+  }
+
+  getInquiryCategory(tenantId: string, id: string): Promise<InquiryCategoryRecord | null> {
+    return this.#run(() => selectInquiryCategory(this.#conn, tenantId, id))
+  }
+
+  getInquiryCategoryByCode(tenantId: string, code: string): Promise<InquiryCategoryRecord | null> {
+    return this.#run(() => selectInquiryCategoryByCode(this.#conn, tenantId, code))
+  }
+
+  listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
+    return this.#run(() => selectInquiryCategories(this.#conn, tenantId))
+  }
+
+  putCategory(record: CategoryRecord): Promise<void> {
+    return this.#run(() => upsertCategory(this.#conn, record))
+  }
+
+  putTag(record: TagRecord): Promise<void> {
+    return this.#run(() => upsertTag(this.#conn, record))
+  }
+
+  putContent(record: ContentRecord): Promise<void> {
+    return this.#run(() => upsertContent(this.#conn, record))
+  }
+
+  deleteContent(tenantId: string, id: string): Promise<boolean> {
+    return this.#run(() => deleteContentRow(this.#conn, tenantId, id))
+  }
+
+  putInquiryCategory(record: InquiryCategoryRecord): Promise<void> {
+    return this.#run(() => upsertInquiryCategory(this.#conn, record))
+  }
+}

@@ -1,0 +1,3 @@
+export { DEFAULT_BUSY_TIMEOUT_MS, openSqliteStore, SqliteStore } from './sqlite-store.ts'
+export type { SqliteStoreOptions } from './sqlite-store.ts'
+export { MIGRATIONS, SCHEMA_VERSION, migrate, schemaVersion } from './migrations/migrate.ts'

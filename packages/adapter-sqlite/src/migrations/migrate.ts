@@ -1,0 +1,43 @@
+import type { Database } from 'better-sqlite3'
+import { UsageError } from '@frontdesk/core'
+import { V1_CORE_TABLES } from './v1-core-tables.ts'
+import { V2_CHANGE_LOG } from './v2-change-log.ts'
+
+/** The schema versions, in order: index + 1 is the version (`PRAGMA user_version`) each one reaches. */
+export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_CHANGE_LOG]
+
+/** The schema version this code writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+/**
+ * Brings the database to `target` (default: the latest version), forward only, in one
+ * transaction: a failure leaves the file at its earlier version. Refuses a database whose
+ * version is newer than this code knows, as an old program would misread it.
+ */
+export function migrate(db: Database, target: number = SCHEMA_VERSION): void {
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    const current = schemaVersion(db)
+    if (current > SCHEMA_VERSION) {
+      throw new UsageError(
+        `The database has schema version ${current}, newer than this frontdesk knows (${SCHEMA_VERSION}); upgrade frontdesk to open it`,
+      )
+    }
+    for (let version = current + 1; version <= target; version++) {
+      const sql = MIGRATIONS[version - 1]
+      if (sql === undefined) throw new Error(`No migration to schema version ${version}`)
+      db.exec(sql)
+    }
+    if (target > current) db.pragma(`user_version = ${target}`)
+    db.exec('COMMIT')
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK')
+    throw error
+  }
+}
+
+/** The database's schema version (0 for a new file). */
+export function schemaVersion(db: Database): number {
+  const version = db.pragma('user_version', { simple: true })
+  return typeof version === 'number' ? version : 0
+}

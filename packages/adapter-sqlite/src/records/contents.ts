@@ -1,0 +1,154 @@
+import type { ContentRecord, FieldValue, JsonValue, Tag } from '@frontdesk/core'
+import type { Connection } from '../connection/statement-cache.ts'
+import { parseJson } from './json-column.ts'
+
+/** A `contents` row (tags and field values live in their own tables). */
+export interface ContentRow {
+  tenant_id: string
+  id: string
+  slug: string
+  title: string
+  category_id: string
+  status: ContentRecord['status']
+  published_at: string | null
+  author_name: string
+  summary: string
+  body: string
+  meta: string
+  version: number
+  created_at: string
+  updated_at: string
+}
+
+interface FieldRow {
+  field_id: string
+  value_text: string | null
+  value_number: number | null
+  value_boolean: number | null
+}
+
+/** The `contents` columns, for `SELECT` lists (qualified with `prefix`, e.g. `c.`). */
+export function contentColumns(prefix = ''): string {
+  return ['tenant_id', 'id', 'slug', 'title', 'category_id', 'status', 'published_at', 'author_name', 'summary', 'body', 'meta', 'version', 'created_at', 'updated_at']
+    .map((column) => prefix + column)
+    .join(', ')
+}
+
+/** The whole record of a row: its tags (in order) and field values are read alongside. */
+export function toContent(conn: Connection, row: ContentRow): ContentRecord {
+  return {
+    tenant_id: row.tenant_id,
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    category_id: row.category_id,
+    status: row.status,
+    published_at: row.published_at,
+    author_name: row.author_name,
+    tags: selectContentTags(conn, row.tenant_id, row.id),
+    summary: row.summary,
+    body: row.body,
+    fields: selectContentFields(conn, row.tenant_id, row.id),
+    meta: parseJson(row.meta) as Record<string, JsonValue>,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+/** The tenant's item with this id, or `null`. */
+export function selectContent(conn: Connection, tenantId: string, id: string): ContentRecord | null {
+  return conn.snapshot(() => {
+    const row = conn.prepare(`SELECT ${contentColumns()} FROM contents WHERE tenant_id = ? AND id = ?`).get(tenantId, id) as ContentRow | undefined
+    return row === undefined ? null : toContent(conn, row)
+  })
+}
+
+/** The tenant's item with this slug, or `null`. */
+export function selectContentBySlug(conn: Connection, tenantId: string, slug: string): ContentRecord | null {
+  return conn.snapshot(() => {
+    const row = conn.prepare(`SELECT ${contentColumns()} FROM contents WHERE tenant_id = ? AND slug = ?`).get(tenantId, slug) as ContentRow | undefined
+    return row === undefined ? null : toContent(conn, row)
+  })
+}
+
+/**
+ * Inserts or replaces (by tenant and id) an item with its tags and field values. The row is
+ * updated in place, and links are rewritten only when they changed, so that an unchanged
+ * tag list or field value does not churn the change log.
+ */
+export function upsertContent(conn: Connection, r: ContentRecord): void {
+  conn
+    .prepare(
+      `INSERT INTO contents (${contentColumns()}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tenant_id, id) DO UPDATE SET slug = excluded.slug, title = excluded.title,
+         category_id = excluded.category_id, status = excluded.status, published_at = excluded.published_at,
+         author_name = excluded.author_name, summary = excluded.summary, body = excluded.body, meta = excluded.meta,
+         version = excluded.version, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+    )
+    .run(
+      r.tenant_id, r.id, r.slug, r.title, r.category_id, r.status, r.published_at, r.author_name,
+      r.summary, r.body, JSON.stringify(r.meta), r.version, r.created_at, r.updated_at,
+    )
+  writeTags(conn, r)
+  writeFields(conn, r)
+}
+
+/** Deletes an item (its links go with it); `false` when there was none. */
+export function deleteContentRow(conn: Connection, tenantId: string, id: string): boolean {
+  return conn.prepare('DELETE FROM contents WHERE tenant_id = ? AND id = ?').run(tenantId, id).changes > 0
+}
+
+function selectContentTags(conn: Connection, tenantId: string, contentId: string): Tag[] {
+  return conn
+    .prepare(
+      `SELECT t.id, t.name FROM content_tags ct JOIN tags t ON t.tenant_id = ct.tenant_id AND t.id = ct.tag_id
+        WHERE ct.tenant_id = ? AND ct.content_id = ? ORDER BY ct.position`,
+    )
+    .all(tenantId, contentId) as Tag[]
+}
+
+function selectContentFields(conn: Connection, tenantId: string, contentId: string): Record<string, FieldValue> {
+  const rows = conn
+    .prepare('SELECT field_id, value_text, value_number, value_boolean FROM content_fields WHERE tenant_id = ? AND content_id = ? ORDER BY field_id')
+    .all(tenantId, contentId) as FieldRow[]
+  const fields: Record<string, FieldValue> = {}
+  for (const row of rows) {
+    fields[row.field_id] = row.value_text ?? row.value_number ?? (row.value_boolean === null ? '' : row.value_boolean !== 0)
+  }
+  return fields
+}
+
+function writeTags(conn: Connection, r: ContentRecord): void {
+  const current = conn
+    .prepare('SELECT tag_id FROM content_tags WHERE tenant_id = ? AND content_id = ? ORDER BY position')
+    .pluck()
+    .all(r.tenant_id, r.id) as string[]
+  const next = r.tags.map((tag) => tag.id)
+  if (current.length === next.length && current.every((id, i) => id === next[i])) return
+  conn.prepare('DELETE FROM content_tags WHERE tenant_id = ? AND content_id = ?').run(r.tenant_id, r.id)
+  const insert = conn.prepare('INSERT INTO content_tags (tenant_id, content_id, position, tag_id) VALUES (?, ?, ?, ?)')
+  next.forEach((tagId, position) => insert.run(r.tenant_id, r.id, position, tagId))
+}
+
+function writeFields(conn: Connection, r: ContentRecord): void {
+  const current = selectContentFields(conn, r.tenant_id, r.id)
+  const remove = conn.prepare('DELETE FROM content_fields WHERE tenant_id = ? AND content_id = ? AND field_id = ?')
+  for (const fieldId of Object.keys(current)) {
+    if (!Object.hasOwn(r.fields, fieldId)) remove.run(r.tenant_id, r.id, fieldId)
+  }
+  const upsert = conn.prepare(
+    `INSERT INTO content_fields (tenant_id, content_id, field_id, value_text, value_number, value_boolean) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (tenant_id, content_id, field_id) DO UPDATE SET
+       value_text = excluded.value_text, value_number = excluded.value_number, value_boolean = excluded.value_boolean`,
+  )
+  for (const [fieldId, value] of Object.entries(r.fields)) {
+    if (Object.hasOwn(current, fieldId) && current[fieldId] === value) continue
+    upsert.run(
+      r.tenant_id, r.id, fieldId,
+      typeof value === 'string' ? value : null,
+      typeof value === 'number' ? value : null,
+      typeof value === 'boolean' ? (value ? 1 : 0) : null,
+    )
+  }
+}

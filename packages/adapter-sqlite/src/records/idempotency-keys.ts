@@ -1,0 +1,53 @@
+import type { IdempotencyClaim, StoredResponse } from '@frontdesk/core'
+import type { Connection } from '../connection/statement-cache.ts'
+import { parseJson } from './json-column.ts'
+
+interface IdempotencyRow {
+  request_hash: string
+  state: 'in_flight' | 'completed'
+  claimed_at: string
+  response_status: number | null
+  response_body: string | null
+}
+
+/**
+ * Claims `key` for a request; the caller runs it inside a writer transaction so that the read
+ * and the write are one atomic step across processes. Expired records of the tenant are
+ * dropped on the way, which keeps the table to the 24 h window.
+ */
+export function claimKey(
+  conn: Connection,
+  tenantId: string,
+  key: string,
+  requestHash: string,
+  times: { now: string; expiredBefore: string; staleBefore: string },
+): IdempotencyClaim {
+  conn.prepare('DELETE FROM idempotency_keys WHERE tenant_id = ? AND claimed_at < ?').run(tenantId, times.expiredBefore)
+  const row = conn
+    .prepare('SELECT request_hash, state, claimed_at, response_status, response_body FROM idempotency_keys WHERE tenant_id = ? AND key = ?')
+    .get(tenantId, key) as IdempotencyRow | undefined
+  if (row !== undefined && row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
+    return { state: 'completed', request_hash: row.request_hash, response: { status: row.response_status, body: parseJson(row.response_body) } }
+  }
+  if (row !== undefined && row.claimed_at >= times.staleBefore) return { state: 'in_flight' }
+  conn
+    .prepare(
+      `INSERT INTO idempotency_keys (tenant_id, key, request_hash, state, claimed_at) VALUES (?, ?, ?, 'in_flight', ?)
+       ON CONFLICT (tenant_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight',
+         claimed_at = excluded.claimed_at, response_status = NULL, response_body = NULL`,
+    )
+    .run(tenantId, key, requestHash, times.now)
+  return { state: 'claimed' }
+}
+
+/** Completes the key's record with the response of its request. */
+export function completeKey(conn: Connection, tenantId: string, key: string, response: StoredResponse): void {
+  conn
+    .prepare(`UPDATE idempotency_keys SET state = 'completed', response_status = ?, response_body = ? WHERE tenant_id = ? AND key = ?`)
+    .run(response.status, JSON.stringify(response.body), tenantId, key)
+}
+
+/** Drops an in-flight claim (a completed record stays). */
+export function releaseKey(conn: Connection, tenantId: string, key: string): void {
+  conn.prepare(`DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ? AND state = 'in_flight'`).run(tenantId, key)
+}

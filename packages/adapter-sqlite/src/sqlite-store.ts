@@ -1,0 +1,274 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { Database } from 'better-sqlite3'
+import type {
+  ApiKeyRecord, CategoryRecord, ContentQuery, ContentRecord, ContentWriter, IdempotencyClaim, InquiryCategoryRecord,
+  InquiryRecord, InquiryStatus, PreviewTokenRecord, Store, StoredResponse, TagRecord, Tenant,
+} from '@frontdesk/core'
+import { AsyncMutex } from './connection/async-mutex.ts'
+import { withBusyRetry, wrapBusy } from './connection/busy-retry.ts'
+import { LOCK_WAIT_SLICE_MS, openConnection } from './connection/open-connection.ts'
+import type { Connection } from './connection/statement-cache.ts'
+import { ContentAccess } from './content-access.ts'
+import { migrate } from './migrations/migrate.ts'
+import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
+import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
+import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
+import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
+import { insertTenant, selectRevision, selectTenant, selectTenantByCode, selectTenants } from './records/tenants.ts'
+
+/** Options of `openSqliteStore`. */
+export interface SqliteStoreOptions {
+  /** The database file; created (with its schema) when missing. */
+  path: string
+  /**
+   * How long a write waits for another process's write lock before it fails with
+   * `StorageUnavailableError`. The wait is asynchronous: the event loop keeps running. Default 5000.
+   */
+  busyTimeoutMs?: number
+}
+
+/** Default of `SqliteStoreOptions.busyTimeoutMs`. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+/**
+ * Opens (creating and migrating when needed) a SQLite database file as frontdesk's store.
+ * Synchronous: it waits up to `busyTimeoutMs` for a migration lock held by another process.
+ */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  return new SqliteStore(options)
+}
+
+/**
+ * The storage port over SQLite (better-sqlite3, WAL). Two connections: a reader for every read
+ * outside a transaction, and a writer for every write. Writes of this process queue on an
+ * async mutex; writes of other processes are waited for asynchronously, with backoff.
+ */
+export class SqliteStore implements Store {
+  /** The database file. */
+  readonly path: string
+  /**
+   * The reader connection, for adapter-internal reads (the search index). It is `query_only`:
+   * writes go through the store's methods.
+   */
+  readonly db: Database
+
+  readonly #reader: Connection
+  readonly #writer: Connection
+  readonly #busyTimeoutMs: number
+  readonly #mutex = new AsyncMutex()
+  readonly #inWrite = new AsyncLocalStorage<true>()
+  readonly #contents: ContentAccess
+  readonly #revisions = new Map<string, number>()
+  #dataVersion = -1
+  #closed = false
+
+  constructor(options: SqliteStoreOptions) {
+    this.path = options.path
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+    this.#writer = openConnection(options.path, 'writer', this.#busyTimeoutMs)
+    try {
+      migrate(this.#writer.db)
+      this.#writer.db.pragma(`busy_timeout = ${LOCK_WAIT_SLICE_MS}`)
+      this.#reader = openConnection(options.path, 'reader')
+    } catch (error) {
+      this.#writer.db.close()
+      throw error
+    }
+    this.db = this.#reader.db
+    this.#contents = new ContentAccess(this.#reader, (step) => this.#read(step))
+  }
+
+  // ── content model (reads; writes go through `transaction`)
+
+  getCategory(tenantId: string, id: string): Promise<CategoryRecord | null> {
+    return this.#contents.getCategory(tenantId, id)
+  }
+  getCategoryByCode(tenantId: string, code: string): Promise<CategoryRecord | null> {
+    return this.#contents.getCategoryByCode(tenantId, code)
+  }
+  listCategories(tenantId: string): Promise<CategoryRecord[]> {
+    return this.#contents.listCategories(tenantId)
+  }
+  getTag(tenantId: string, id: string): Promise<TagRecord | null> {
+    return this.#contents.getTag(tenantId, id)
+  }
+  getTagByName(tenantId: string, name: string): Promise<TagRecord | null> {
+    return this.#contents.getTagByName(tenantId, name)
+  }
+  listTags(tenantId: string): Promise<TagRecord[]> {
+    return this.#contents.listTags(tenantId)
+  }
+  getContent(tenantId: string, id: string): Promise<ContentRecord | null> {
+    return this.#contents.getContent(tenantId, id)
+  }
+  getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null> {
+    return this.#contents.getContentBySlug(tenantId, slug)
+  }
+  listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
+    return this.#contents.listContents(tenantId, query)
+  }
+  getInquiryCategory(tenantId: string, id: string): Promise<InquiryCategoryRecord | null> {
+    return this.#contents.getInquiryCategory(tenantId, id)
+  }
+  getInquiryCategoryByCode(tenantId: string, code: string): Promise<InquiryCategoryRecord | null> {
+    return this.#contents.getInquiryCategoryByCode(tenantId, code)
+  }
+  listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
+    return this.#contents.listInquiryCategories(tenantId)
+  }
+
+  // ── tenants
+
+  createTenant(tenant: Tenant): Promise<void> {
+    return this.#write(() => insertTenant(this.#writer, tenant))
+  }
+  getTenant(id: string): Promise<Tenant | null> {
+    return this.#read(() => selectTenant(this.#reader, id))
+  }
+  getTenantByCode(code: string): Promise<Tenant | null> {
+    return this.#read(() => selectTenantByCode(this.#reader, code))
+  }
+  listTenants(): Promise<Tenant[]> {
+    return this.#read(() => selectTenants(this.#reader))
+  }
+
+  // ── API keys
+
+  createApiKey(record: ApiKeyRecord): Promise<void> {
+    return this.#write(() => insertApiKey(this.#writer, record))
+  }
+  findApiKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; tenant: Tenant } | null> {
+    return this.#read(() => selectApiKeyByHash(this.#reader, hash))
+  }
+  getApiKey(id: string): Promise<ApiKeyRecord | null> {
+    return this.#read(() => selectApiKey(this.#reader, id))
+  }
+  listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
+    return this.#read(() => selectApiKeys(this.#reader, tenantId))
+  }
+  updateApiKey(id: string, patch: Partial<Pick<ApiKeyRecord, 'disabled_at' | 'last_used_at' | 'rate_limit'>>): Promise<boolean> {
+    return this.#write(() => updateApiKeyColumns(this.#writer, id, patch))
+  }
+  deleteApiKey(id: string): Promise<boolean> {
+    return this.#write(() => deleteApiKeyRow(this.#writer, id))
+  }
+
+  // ── preview tokens
+
+  createPreviewToken(record: PreviewTokenRecord): Promise<void> {
+    return this.#write(() => insertPreviewToken(this.#writer, record))
+  }
+  findPreviewTokenByHash(hash: string): Promise<PreviewTokenRecord | null> {
+    return this.#read(() => selectPreviewTokenByHash(this.#reader, hash))
+  }
+  getPreviewToken(id: string): Promise<PreviewTokenRecord | null> {
+    return this.#read(() => selectPreviewToken(this.#reader, id))
+  }
+  revokePreviewToken(id: string, at: string): Promise<boolean> {
+    return this.#write(() => updatePreviewTokenRevoked(this.#writer, id, at))
+  }
+
+  // ── inquiries
+
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void> {
+    return this.#write(() => {
+      insertInquiryRow(this.#writer, record)
+      if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.response)
+    })
+  }
+  getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
+    return this.#read(() => selectInquiry(this.#reader, tenantId, id))
+  }
+  listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]> {
+    return this.#read(() => selectInquiries(this.#reader, tenantId, options))
+  }
+  claimIdempotencyKey(
+    tenantId: string,
+    key: string,
+    requestHash: string,
+    times: { now: string; expiredBefore: string; staleBefore: string },
+  ): Promise<IdempotencyClaim> {
+    return this.#write(() => claimKey(this.#writer, tenantId, key, requestHash, times))
+  }
+  releaseIdempotencyKey(tenantId: string, key: string): Promise<void> {
+    return this.#write(() => releaseKey(this.#writer, tenantId, key))
+  }
+
+  // ── transactions, revision, lifecycle
+
+  transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T> {
+    return this.#exclusive(async () => {
+      let open = true
+      const tx = new ContentAccess(this.#writer, (step) => {
+        if (!open) return Promise.reject(new Error('The transaction has already ended'))
+        try {
+          return Promise.resolve(step())
+        } catch (error) {
+          return Promise.reject(wrapBusy(error))
+        }
+      })
+      try {
+        return await work(tx)
+      } finally {
+        open = false
+      }
+    })
+  }
+
+  revision(tenantId: string): Promise<number> {
+    return this.#read(() => {
+      const version = this.#reader.prepare('PRAGMA data_version').pluck().get() as number
+      if (version !== this.#dataVersion || this.#revisions.size > 10_000) {
+        this.#revisions.clear()
+        this.#dataVersion = version
+      }
+      let revision = this.#revisions.get(tenantId)
+      if (revision === undefined) {
+        revision = selectRevision(this.#reader, tenantId)
+        this.#revisions.set(tenantId, revision)
+      }
+      return revision
+    })
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    // Hint: queued writes finish first; nothing new can start once `#closed` is set.
+    await this.#mutex.run(async () => undefined)
+    this.#reader.db.close()
+    this.#writer.db.close()
+  }
+
+  #read<T>(step: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error('The store is closed'))
+    return withBusyRetry(this.#busyTimeoutMs, step)
+  }
+
+  #write<T>(step: () => T): Promise<T> {
+    return this.#exclusive(async () => step())
+  }
+
+  /** Runs `work` holding the writer: in-process queue, then `BEGIN IMMEDIATE`, then COMMIT or ROLLBACK. */
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#inWrite.getStore() === true) {
+      return Promise.reject(new Error('Transactions do not nest: use the transaction object for writes inside it'))
+    }
+    if (this.#closed) return Promise.reject(new Error('The store is closed'))
+    return this.#mutex.run(() =>
+      this.#inWrite.run(true, async () => {
+        if (this.#closed) throw new Error('The store is closed')
+        const db = this.#writer.db
+        await withBusyRetry(this.#busyTimeoutMs, () => this.#writer.prepare('BEGIN IMMEDIATE').run())
+        try {
+          const result = await work()
+          this.#writer.prepare('COMMIT').run()
+          return result
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK')
+          throw wrapBusy(error)
+        }
+      }),
+    )
+  }
+}
