@@ -3,6 +3,7 @@ import type { CliEnv } from './env.ts'
 import * as content from './commands/content.ts'
 import * as exportCommand from './commands/export.ts'
 import * as importCommand from './commands/import.ts'
+import * as inquiry from './commands/inquiry.ts'
 import * as key from './commands/key.ts'
 import * as tenant from './commands/tenant.ts'
 
@@ -21,6 +22,7 @@ const COMMANDS: CommandModule[] = [
   importCommand,
   exportCommand,
   content,
+  inquiry,
 ]
 
 /**
