@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import type { Context } from '../app/context.ts'
 import { isoAt } from '../app/clock.ts'
 import { UsageError } from '../errors/frontdesk-error.ts'
+import { invalidInput } from './invalid-input.ts'
 import type { Tenant } from '../model/tenant.ts'
 import { newId } from '../util/ids.ts'
 import { issuesToDetails } from '../validation/issues.ts'
@@ -20,7 +21,7 @@ const TenantInput = v.object({
  */
 export async function createTenant(ctx: Context, input: { code: string; name?: string }): Promise<Tenant> {
   const parsed = v.safeParse(TenantInput, input)
-  if (!parsed.success) throw new UsageError('Invalid tenant', { details: issuesToDetails(parsed.issues) })
+  if (!parsed.success) throw invalidInput('Invalid tenant', issuesToDetails(parsed.issues))
   const { code, name } = parsed.output
   if ((await ctx.store.getTenantByCode(code)) !== null) throw new UsageError(`Tenant already exists: ${code}`)
   const now = ctx.clock.now()

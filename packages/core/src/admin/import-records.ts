@@ -1,0 +1,57 @@
+import type { Context } from '../app/context.ts'
+import { ImportPlanner } from '../import/import-planner.ts'
+import type { ImportSummary } from '../import/import-summary.ts'
+import { parseImportRecord } from '../import/parse-import-record.ts'
+import { requireTenant } from './require-tenant.ts'
+
+/** One record read from an import file, and where it was read (`line 12`, `contents[3]`). */
+export interface ImportItem {
+  record: unknown
+  location: string
+}
+
+/** What `importRecords` takes. */
+export interface ImportRecordsInput {
+  tenantCode: string
+  /** The records, in file order; read one at a time, never all at once. */
+  records: AsyncIterable<ImportItem> | Iterable<ImportItem>
+  /** Check and apply everything, then roll back and report what would have changed. */
+  dryRun?: boolean
+  /** Called after each record with the number done so far (the caller throttles its display). */
+  onProgress?: (done: number) => void
+}
+
+/** Thrown inside the transaction to roll a dry run back. */
+class DryRun extends Error {
+  constructor(readonly summary: ImportSummary) {
+    super('dry run')
+  }
+}
+
+/**
+ * Imports records (CONTRACT §8 "Import format") into a tenant, all or nothing: every record is
+ * checked and applied inside one store transaction, and the first invalid one throws a
+ * `UsageError` naming its location, field and reason, so that nothing is written. See
+ * `ImportPlanner` for the upsert, reference and version rules. Timestamps of one import are
+ * all the same instant.
+ */
+export async function importRecords(ctx: Context, input: ImportRecordsInput): Promise<ImportSummary> {
+  const tenant = await requireTenant(ctx, input.tenantCode)
+  const dryRun = input.dryRun === true
+  const now = ctx.clock.now()
+  try {
+    return await ctx.store.transaction(async (tx) => {
+      const planner = await ImportPlanner.start(tx, tenant.id, now, dryRun)
+      let done = 0
+      for await (const item of input.records) {
+        await planner.apply(parseImportRecord(item.record, item.location), item.location)
+        input.onProgress?.(++done)
+      }
+      if (dryRun) throw new DryRun(planner.summary)
+      return planner.summary
+    })
+  } catch (error) {
+    if (error instanceof DryRun) return error.summary
+    throw error
+  }
+}

@@ -1,0 +1,31 @@
+import { invalidInput } from '../admin/invalid-input.ts'
+import { normalizeFieldValue } from '../content/field-values.ts'
+import type { ErrorDetail } from '../errors/frontdesk-error.ts'
+import type { FieldDefinition, FieldValue } from '../model/category.ts'
+import type { JsonValue } from '../model/json.ts'
+
+/**
+ * Checks a content record's custom-field values (keyed by field **name**) against its
+ * category's definitions and returns them keyed by field **id**, as stored. Unknown names,
+ * invalid values and missing required fields are all reported, as `content.<name>`.
+ */
+export function contentFieldValues(definitions: readonly FieldDefinition[], values: Record<string, JsonValue>, location: string): Record<string, FieldValue> {
+  const problems: ErrorDetail[] = []
+  const out: Record<string, FieldValue> = {}
+  const byName = new Map(definitions.map((f) => [f.name, f]))
+  for (const [name, raw] of Object.entries(values)) {
+    const field = byName.get(name)
+    if (field === undefined) {
+      problems.push({ field: `content.${name}`, message: 'is not a field of this category' })
+      continue
+    }
+    const result = normalizeFieldValue(field, raw)
+    if (result.ok) out[field.id] = result.value
+    else problems.push({ field: `content.${name}`, message: result.message })
+  }
+  for (const field of definitions) {
+    if (field.required && !(field.name in values)) problems.push({ field: `content.${field.name}`, message: 'is required by the category' })
+  }
+  if (problems.length > 0) throw invalidInput(location, problems)
+  return out
+}
