@@ -1,4 +1,5 @@
 import type { ResponseCache } from '../cache/response-cache.ts'
+import type { SearchPort } from '../port/search.ts'
 import type { Store } from '../port/store.ts'
 import type { Clock } from './clock.ts'
 import type { FrontdeskHooks } from './hooks.ts'
@@ -10,4 +11,6 @@ export interface Context {
   /** Public replies of the content area (CONTRACT §4). */
   cache: ResponseCache
   hooks: FrontdeskHooks
+  /** The full-text engine of POST /v1/cms/search; `null` when none was configured. */
+  search: SearchPort | null
 }

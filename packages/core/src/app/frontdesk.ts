@@ -9,6 +9,7 @@ import { listCategories } from '../content/list-categories.ts'
 import { listContents } from '../content/list-contents.ts'
 import { createInquiry } from '../inquiry/create-inquiry.ts'
 import { listInquiryCategories } from '../inquiry/list-inquiry-categories.ts'
+import type { SearchPort } from '../port/search.ts'
 import type { Store } from '../port/store.ts'
 import { searchContents } from '../search/search-contents.ts'
 import type { Clock } from './clock.ts'
@@ -26,6 +27,8 @@ export interface FrontdeskOptions {
   cache?: ResponseCacheOptions
   /** Callbacks, e.g. `onInquiryCreated`. */
   hooks?: FrontdeskHooks
+  /** The full-text engine of POST /v1/cms/search, e.g. `createSqliteSearch(store)` of `@frontdesk/adapter-sqlite`. Without it, search fails. */
+  search?: SearchPort
 }
 
 /**
@@ -40,6 +43,7 @@ export function createFrontdesk(options: FrontdeskOptions) {
     clock,
     cache: new ResponseCache(clock, options.cache),
     hooks: options.hooks ?? {},
+    search: options.search ?? null,
   }
   return {
     context,

@@ -1,8 +1,107 @@
 import type { Context } from '../app/context.ts'
+import { isoAt } from '../app/clock.ts'
 import type { Reply } from '../app/reply.ts'
 import type { Principal } from '../auth/principal.ts'
+import { isPubliclyVisible } from '../content/visibility.ts'
+import type { CategoryRecord, FieldValue } from '../model/category.ts'
+import type { ContentRecord } from '../model/content.ts'
+import type { SearchResult } from '../port/search.ts'
+import { highlightFragments, highlightText } from './highlight.ts'
+import type { QueryTerm } from './query-terms.ts'
+import type { ParsedSearch } from './search-request.ts'
+import { parseSearchRequest } from './search-request.ts'
+import { stripHtml } from './strip-html.ts'
 
-/** POST /v1/cms/search. */
-export async function searchContents(_ctx: Context, _principal: Principal, _body: unknown): Promise<Reply<unknown>> {
-  throw new Error('not implemented yet')
+/** One item of a search reply (SPEC.md "Search result item"). */
+export interface SearchResultItem {
+  id: string
+  title: string
+  slug: string
+  category_id: string
+  published_at: string
+  author_name: string
+  tags: string[]
+  score: number
+  highlight: { title: string[]; search_text: string[] }
+  /** Every custom field of the item, keyed `custom_<name>`. */
+  custom_fields: Record<string, FieldValue>
+}
+
+/** The body of a POST /v1/cms/search reply. */
+export interface SearchResponseBody {
+  items: SearchResultItem[]
+  pagination: { total: number; from: number; size: number; has_more: boolean }
+}
+
+/**
+ * POST /v1/cms/search (CONTRACT §5): validates the body against the tenant's categories, asks
+ * the search engine for one page of visible matching items, and builds the items with their
+ * highlights from the stored records. Never cached (`no-store`).
+ */
+export async function searchContents(ctx: Context, principal: Principal, body: unknown): Promise<Reply<SearchResponseBody>> {
+  const engine = ctx.search
+  if (engine === null) throw new Error('Search is not configured: pass `search` to createFrontdesk(), e.g. createSqliteSearch(store)')
+  const tenantId = principal.tenant.id
+  const categories = await ctx.store.listCategories(tenantId)
+  const request = parseSearchRequest(body, categories)
+  const now = ctx.clock.now()
+
+  let result: SearchResult = { total: 0, hits: [] }
+  if (request.terms.length > 0 && request.categoryVisible) {
+    result = await engine.search(tenantId, {
+      terms: request.terms,
+      now: isoAt(now),
+      categoryId: request.categoryId,
+      tags: request.tags,
+      filters: request.filters,
+      sort: request.sort,
+      from: request.from,
+      size: request.size,
+    })
+  }
+
+  const byId = new Map(categories.map((category) => [category.id, category]))
+  const items: SearchResultItem[] = []
+  for (const hit of result.hits) {
+    const record = await ctx.store.getContent(tenantId, hit.id)
+    const category = record === null ? null : (byId.get(record.category_id) ?? null)
+    // An item changed after the engine answered is left out rather than shown stale.
+    if (record === null || !isPubliclyVisible(record, category, now) || category === null) continue
+    items.push(resultItem(record, category, hit.score, request.terms))
+  }
+  return {
+    status: 200,
+    body: { items, pagination: pagination(request, result.total) },
+    cache: { kind: 'no-store' },
+  }
+}
+
+function pagination(request: ParsedSearch, total: number): SearchResponseBody['pagination'] {
+  return { total, from: request.from, size: request.size, has_more: request.from + request.size < total }
+}
+
+/** The result item of a record: its listed fields, score, highlights and custom fields by name. */
+export function resultItem(record: ContentRecord, category: CategoryRecord, score: number, terms: readonly QueryTerm[]): SearchResultItem {
+  const customFields: Record<string, FieldValue> = {}
+  for (const field of category.fields) {
+    if (Object.hasOwn(record.fields, field.id)) {
+      const value = record.fields[field.id]
+      if (value !== undefined) customFields[`custom_${field.name}`] = value
+    }
+  }
+  return {
+    id: record.id,
+    title: record.title,
+    slug: record.slug,
+    category_id: record.category_id,
+    published_at: record.published_at ?? '',
+    author_name: record.author_name,
+    tags: record.tags.map((tag) => tag.name),
+    score: Math.round(score * 10_000) / 10_000,
+    highlight: {
+      title: [highlightText(record.title, terms)],
+      search_text: highlightFragments([record.summary, stripHtml(record.body)], terms),
+    },
+    custom_fields: customFields,
+  }
 }

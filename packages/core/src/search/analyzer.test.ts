@@ -1,0 +1,87 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { indexTerms, tokenize } from './analyzer.ts'
+import { parseQueryTerms, withinOneEdit, wordMatches } from './query-terms.ts'
+
+test('Latin text becomes lower-cased words, punctuation dropped', () => {
+  assert.equal(indexTerms('Hello, World! Frontdesk’s API v2.0'), ['hello', 'world', 'frontdesk’s', 'api', 'v2.0'])
+})
+
+test('full-width and half-width forms are NFKC-normalised', () => {
+  assert.equal(indexTerms('ＡＢＣ ﾃｽﾄ'), ['abc', 'テス', 'スト', 'ト'])
+})
+
+test('a CJK run without spaces is indexed as bigrams plus its last character', () => {
+  assert.equal(indexTerms('オフィス移転のお知らせ'), ['オフ', 'フィ', 'ィス', 'ス移', '移転', '転の', 'のお', 'お知', '知ら', 'らせ', 'せ'])
+})
+
+test('punctuation and Latin words end a CJK run', () => {
+  assert.equal(indexTerms('東京、大阪 iPhone発売'), ['東京', '京', '大阪', '阪', 'iphone', '発売', '売'])
+})
+
+test('a single CJK character between spaces is one unigram', () => {
+  assert.equal(indexTerms('第 1 回'), ['第', '1', '回'])
+})
+
+test('Hangul runs are bigrammed like Japanese', () => {
+  assert.equal(indexTerms('서울에서'), ['서울', '울에', '에서', '서'])
+})
+
+test('token offsets point at the original text, also across NFKC length changes', () => {
+  const text = 'ｶﾞｲﾄﾞ Café'
+  for (const token of tokenize(text)) assert.ok(token.end > token.start)
+  const cafe = tokenize(text).find((token) => token.term === 'café')
+  assert.is(cafe && text.slice(cafe.start, cafe.end), 'Café')
+  const first = tokenize(text)[0]
+  assert.is(first && text.slice(first.start, first.end), 'ｶﾞｲ')
+  assert.is(first && text.slice(first.start, first.headEnd), 'ｶﾞ')
+})
+
+test('characters outside the BMP are kept whole in bigrams', () => {
+  assert.equal(indexTerms('𠮷野家'), ['𠮷野', '野家', '家'])
+})
+
+test('a query splits into AND-ed words and CJK runs, each once', () => {
+  assert.equal(parseQueryTerms('Office  移転 office 都'), [
+    { kind: 'word', term: 'office', fuzzy: 1 },
+    { kind: 'cjk', text: '移転', grams: ['移転'], prefix: false },
+    { kind: 'cjk', text: '都', grams: ['都'], prefix: true },
+  ])
+})
+
+test('a long CJK query run keeps all its bigrams in order', () => {
+  assert.equal(parseQueryTerms('お知らせ'), [{ kind: 'cjk', text: 'お知らせ', grams: ['お知', '知ら', 'らせ'], prefix: false }])
+})
+
+test('only words of five or more letters without digits tolerate a typo', () => {
+  const fuzzy = Object.fromEntries(parseQueryTerms('tokyo kyoto1 news 12345 résumé').map((t) => [t.kind === 'word' ? t.term : t.text, t.kind === 'word' ? t.fuzzy : -1]))
+  assert.equal(fuzzy, { tokyo: 1, kyoto1: 0, news: 0, '12345': 0, résumé: 1 })
+})
+
+test('a query of punctuation only has no terms', () => {
+  assert.equal(parseQueryTerms('!!! ??? 。、'), [])
+})
+
+test('words match as prefixes, and within one edit when fuzzy', () => {
+  const [tokyo] = parseQueryTerms('tokyo')
+  const [news] = parseQueryTerms('news')
+  if (tokyo?.kind !== 'word' || news?.kind !== 'word') throw new Error('expected words')
+  assert.ok(wordMatches(tokyo, 'tokyoite'))
+  assert.ok(wordMatches(tokyo, 'tokio'))
+  assert.ok(wordMatches(tokyo, 'toky'))
+  assert.not.ok(wordMatches(tokyo, 'kyoto'))
+  assert.ok(wordMatches(news, 'newsletter'))
+  assert.not.ok(wordMatches(news, 'nows'))
+})
+
+test('withinOneEdit counts one insertion, deletion or substitution', () => {
+  assert.ok(withinOneEdit('kitten', 'kitten'))
+  assert.ok(withinOneEdit('kitten', 'sitten'))
+  assert.ok(withinOneEdit('kitten', 'kittens'))
+  assert.ok(withinOneEdit('kitten', 'kiten'))
+  assert.not.ok(withinOneEdit('kitten', 'sittin'))
+  assert.not.ok(withinOneEdit('kitten', 'kit'))
+  assert.not.ok(withinOneEdit('ab', 'ba'))
+})
+
+test.run()

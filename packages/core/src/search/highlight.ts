@@ -1,0 +1,145 @@
+import type { Token } from './analyzer.ts'
+import { tokenize } from './analyzer.ts'
+import type { QueryTerm } from './query-terms.ts'
+import { wordMatches } from './query-terms.ts'
+
+/** A matched stretch of text: UTF-16 offsets, `end` exclusive. */
+export interface Span {
+  start: number
+  end: number
+}
+
+/** Options of `highlightFragments`. */
+export interface FragmentOptions {
+  /** At most this many fragments. Default 3. */
+  max?: number
+  /** About this many characters per fragment. Default 100. */
+  size?: number
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Text made safe to place in HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
+}
+
+/**
+ * Where `terms` match in `text`: every word they match (a whole word, also when matched as a
+ * prefix or with a typo), and every contiguous occurrence of a CJK query run; a CJK run whose
+ * bigrams occur only apart is shown by its bigrams. Sorted, overlapping spans merged.
+ */
+export function matchSpans(text: string, terms: readonly QueryTerm[]): Span[] {
+  if (terms.length === 0 || text === '') return []
+  const tokens = tokenize(text)
+  const spans: Span[] = []
+  for (const term of terms) {
+    if (term.kind === 'word') {
+      for (const token of tokens) if (!token.cjk && wordMatches(term, token.term)) spans.push({ start: token.start, end: token.end })
+    } else spans.push(...cjkSpans(tokens, term))
+  }
+  return mergeSpans(spans)
+}
+
+/** The whole of `text`, HTML-escaped, with every match wrapped in `<em>…</em>`. */
+export function highlightText(text: string, terms: readonly QueryTerm[]): string {
+  return markSpans(text, matchSpans(text, terms), 0, text.length)
+}
+
+/**
+ * Up to `max` fragments of about `size` characters around the matches in `texts` (taken in
+ * order, e.g. summary then body), escaped, matches wrapped in `<em>`. When nothing matches, the
+ * opening of the first non-empty text, so that a result always has something to show.
+ */
+export function highlightFragments(texts: readonly string[], terms: readonly QueryTerm[], options: FragmentOptions = {}): string[] {
+  const max = options.max ?? 3
+  const size = options.size ?? 100
+  const fragments: string[] = []
+  for (const text of texts) {
+    const spans = matchSpans(text, terms)
+    let next = 0
+    while (fragments.length < max && next < spans.length) {
+      const first = spans[next]
+      if (first === undefined) break
+      const window = fragmentWindow(text, first, size)
+      // Never cut a match: stretch the window over the last span it reaches into.
+      let end = window.end
+      while (next < spans.length && (spans[next]?.start ?? Infinity) < end) {
+        end = Math.max(end, spans[next]?.end ?? end)
+        next++
+      }
+      fragments.push(markSpans(text, spans, window.start, end).trim())
+    }
+    if (fragments.length >= max) break
+  }
+  if (fragments.length > 0) return fragments
+  const first = texts.find((text) => text.trim() !== '')
+  if (first === undefined) return []
+  const window = fragmentWindow(first, { start: 0, end: 0 }, size)
+  return [escapeHtml(first.slice(window.start, window.end)).trim()]
+}
+
+/** A window of about `size` characters starting a little before `span`, cut at spaces where it can. */
+function fragmentWindow(text: string, span: Span, size: number): Span {
+  const lead = Math.floor(size / 4)
+  let start = Math.max(0, span.start - lead)
+  if (start > 0) {
+    const space = text.slice(start, span.start).search(/\s/)
+    if (space >= 0) start += space + 1
+  }
+  let end = Math.min(text.length, Math.max(start + size, span.end))
+  if (end < text.length) {
+    const space = text.slice(span.end, end).search(/\s\S*$/)
+    if (space > 0) end = span.end + space
+  }
+  return { start: safeOffset(text, start), end: safeOffset(text, end) }
+}
+
+/** Moves an offset off the middle of a surrogate pair. */
+function safeOffset(text: string, offset: number): number {
+  const code = text.charCodeAt(offset)
+  return offset > 0 && offset < text.length && code >= 0xdc00 && code <= 0xdfff ? offset + 1 : offset
+}
+
+function markSpans(text: string, spans: readonly Span[], from: number, to: number): string {
+  let out = ''
+  let at = from
+  for (const span of spans) {
+    if (span.end <= from || span.start >= to) continue
+    const start = Math.max(span.start, from)
+    const end = Math.min(span.end, to)
+    out += escapeHtml(text.slice(at, start)) + '<em>' + escapeHtml(text.slice(start, end)) + '</em>'
+    at = end
+  }
+  return out + escapeHtml(text.slice(at, to))
+}
+
+function cjkSpans(tokens: readonly Token[], term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {
+  const spans: Span[] = []
+  if (term.prefix) {
+    for (const token of tokens) if (token.cjk && token.term.startsWith(term.text)) spans.push({ start: token.start, end: token.headEnd })
+    return spans
+  }
+  const grams = term.grams
+  // Tokens of one run are consecutive: bigram 1, bigram 2, …, then the run's last character.
+  for (let i = 0; i + grams.length <= tokens.length; i++) {
+    if (grams.every((gram, k) => tokens[i + k]?.cjk === true && tokens[i + k]?.term === gram)) {
+      spans.push({ start: tokens[i]?.start ?? 0, end: tokens[i + grams.length - 1]?.end ?? 0 })
+    }
+  }
+  if (spans.length > 0) return spans
+  const wanted = new Set(grams)
+  for (const token of tokens) if (token.cjk && wanted.has(token.term)) spans.push({ start: token.start, end: token.end })
+  return spans
+}
+
+function mergeSpans(spans: Span[]): Span[] {
+  spans.sort((a, b) => a.start - b.start || a.end - b.end)
+  const merged: Span[] = []
+  for (const span of spans) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && span.start <= last.end) last.end = Math.max(last.end, span.end)
+    else merged.push({ ...span })
+  }
+  return merged
+}

@@ -1,0 +1,116 @@
+import { normalizeFieldValue } from '../content/field-values.ts'
+import type { ErrorDetail } from '../errors/frontdesk-error.ts'
+import type { FieldDefinition, FieldValue } from '../model/category.ts'
+import type { FieldCondition, FieldOperators } from '../port/search.ts'
+
+/** The operators of a filter entry (SPEC.md "POST /v1/cms/search"). */
+export const FILTER_OPERATORS = ['eq', 'gte', 'lte', 'gt', 'lt', 'in'] as const
+
+/** At most this many fields in one `filter`, and values in one `in`. */
+export const MAX_FILTER_FIELDS = 20
+export const MAX_IN_VALUES = 100
+
+type Operator = (typeof FILTER_OPERATORS)[number]
+const RANGE: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte'])
+
+/**
+ * Reads the request's `filter` (CONTRACT §5) against the custom fields it may name: keys
+ * `custom_<name>`; a plain value means `eq`; an operator object combines `eq`, `gt`, `gte`,
+ * `lt`, `lte` and `in` (1–100 values); range operators only on number and date fields; every
+ * value typed and normalised per field. `fieldsByName` holds, per name, the definitions of
+ * that name (one per category that has it). Every problem is reported with its path, e.g.
+ * `filter.custom_price.gte`.
+ */
+export function parseSearchFilter(
+  raw: unknown,
+  fieldsByName: ReadonlyMap<string, readonly FieldDefinition[]>,
+): { conditions: FieldCondition[]; details: ErrorDetail[] } {
+  const conditions: FieldCondition[] = []
+  const details: ErrorDetail[] = []
+  if (!isPlainObject(raw)) return { conditions, details: [{ field: 'filter', message: 'must be an object' }] }
+  const keys = Object.keys(raw)
+  if (keys.length > MAX_FILTER_FIELDS) return { conditions, details: [{ field: 'filter', message: `must have at most ${MAX_FILTER_FIELDS} fields` }] }
+  for (const key of keys) {
+    const path = `filter.${key}`
+    const definitions = key.startsWith('custom_') ? fieldsByName.get(key.slice('custom_'.length)) : undefined
+    if (definitions === undefined || definitions.length === 0) {
+      details.push({ field: path, message: key.startsWith('custom_') ? 'is not a custom field of the category' : 'must be a custom field of the form custom_<name>' })
+      continue
+    }
+    const condition = parseEntry(key, raw[key], definitions, path, details)
+    if (condition !== null) conditions.push(condition)
+  }
+  return { conditions, details }
+}
+
+function parseEntry(key: string, value: unknown, definitions: readonly FieldDefinition[], path: string, details: ErrorDetail[]): FieldCondition | null {
+  let operators: [Operator, unknown][]
+  let plain = false
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value)
+    if (entries.length === 0) {
+      details.push({ field: path, message: `must name at least one operator (${FILTER_OPERATORS.join(', ')})` })
+      return null
+    }
+    const unknown = entries.filter(([op]) => !(FILTER_OPERATORS as readonly string[]).includes(op))
+    for (const [op] of unknown) details.push({ field: `${path}.${op}`, message: `is not an operator (${FILTER_OPERATORS.join(', ')})` })
+    if (unknown.length > 0) return null
+    operators = entries as [Operator, unknown][]
+  } else if (Array.isArray(value)) {
+    details.push({ field: path, message: 'must be a value or an operator object; use {"in": [...]} for several values' })
+    return null
+  } else {
+    operators = [['eq', value]]
+    plain = true
+  }
+
+  // The entry applies to every definition of the name that accepts all of it; when none does,
+  // the problems are reported as the first definition sees them.
+  const byFieldId = new Map<string, FieldOperators>()
+  let firstProblems: ErrorDetail[] | null = null
+  for (const definition of definitions) {
+    const problems: ErrorDetail[] = []
+    const typed = typeOperators(definition, operators, plain ? null : path, path, problems)
+    if (problems.length === 0) byFieldId.set(definition.id, typed)
+    else firstProblems ??= problems
+  }
+  if (byFieldId.size === 0) {
+    details.push(...(firstProblems ?? []))
+    return null
+  }
+  return { key, byFieldId }
+}
+
+/** Types each operand for `field`; `objectPath` is `null` for a plain value (reported on the key itself). */
+function typeOperators(field: FieldDefinition, operators: [Operator, unknown][], objectPath: string | null, path: string, problems: ErrorDetail[]): FieldOperators {
+  const typed: FieldOperators = {}
+  const singlePath = (op: Operator): string => (objectPath === null ? path : `${objectPath}.${op}`)
+  for (const [op, raw] of operators) {
+    if (RANGE.has(op) && field.type !== 'number' && field.type !== 'date') {
+      problems.push({ field: `${path}.${op}`, message: `applies only to number and date fields (this field is ${field.type})` })
+      continue
+    }
+    if (op === 'in') {
+      if (!Array.isArray(raw) || raw.length < 1 || raw.length > MAX_IN_VALUES) {
+        problems.push({ field: `${path}.in`, message: `must be an array of 1 to ${MAX_IN_VALUES} values` })
+        continue
+      }
+      const values: FieldValue[] = []
+      raw.forEach((item: unknown, i: number) => {
+        const result = normalizeFieldValue(field, item)
+        if (result.ok) values.push(result.value)
+        else problems.push({ field: `${path}.in.${i}`, message: result.message })
+      })
+      typed.in = values
+      continue
+    }
+    const result = normalizeFieldValue(field, raw)
+    if (result.ok) typed[op] = result.value
+    else problems.push({ field: singlePath(op), message: result.message })
+  }
+  return typed
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,132 @@
+import * as v from 'valibot'
+import type { ErrorDetail } from '../errors/frontdesk-error.ts'
+import { ValidationError } from '../errors/frontdesk-error.ts'
+import type { CategoryRecord, FieldDefinition } from '../model/category.ts'
+import type { FieldCondition, SearchSort } from '../port/search.ts'
+import { issuesToDetails } from '../validation/issues.ts'
+import type { QueryTerm } from './query-terms.ts'
+import { parseQueryTerms } from './query-terms.ts'
+import { parseSearchFilter } from './search-filter.ts'
+
+/** Limits of POST /v1/cms/search (SPEC.md "Limits", CONTRACT §5). */
+export const SEARCH_LIMITS = { queryLength: 500, defaultSize: 20, maxSize: 100, maxWindow: 10_000, maxTags: 100 } as const
+
+/** A validated search request, resolved against the tenant's categories. */
+export interface ParsedSearch {
+  /** The trimmed query. */
+  query: string
+  /** Its terms (AND); empty when it holds no word, and then nothing matches. */
+  terms: QueryTerm[]
+  /** `category_id` as given (`null`: any category). */
+  categoryId: string | null
+  /** `false` when `category_id` names no active category of the tenant: nothing matches. */
+  categoryVisible: boolean
+  /** Tag names, any of which an item must carry (`null`: no tag filter). */
+  tags: string[] | null
+  filters: FieldCondition[]
+  sort: SearchSort
+  from: number
+  size: number
+}
+
+const FIELDS = ['query', 'category_id', 'tags', 'sort', 'from', 'size', 'filter'] as const
+const ID = /^[A-Za-z0-9_-]{1,64}$/
+const SORT = /^(relevance|published_at:(asc|desc)|custom_([a-z][a-z0-9_]{0,62}):(asc|desc))$/
+
+const BodySchema = v.object({
+  query: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.check((text) => [...text].length <= SEARCH_LIMITS.queryLength, `must be at most ${SEARCH_LIMITS.queryLength} characters`),
+  ),
+  category_id: v.optional(v.pipe(v.string('must be a string'), v.regex(ID, 'must be a category id'))),
+  tags: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')), 'must be an array of tag names'),
+      v.maxLength(SEARCH_LIMITS.maxTags, `must have at most ${SEARCH_LIMITS.maxTags} tags`),
+    ),
+  ),
+  sort: v.optional(v.pipe(v.string('must be a string'), v.regex(SORT, 'must be relevance, published_at:desc, published_at:asc, or custom_<field>:asc|desc'))),
+  from: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be at least 0')), 0),
+  size: v.optional(
+    v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(SEARCH_LIMITS.maxSize, `must be at most ${SEARCH_LIMITS.maxSize}`)),
+    SEARCH_LIMITS.defaultSize,
+  ),
+  filter: v.optional(v.unknown()),
+  // Hint: the body is known to be an object here, so this message only reports missing keys.
+}, 'is required')
+
+/**
+ * Validates a POST /v1/cms/search body (CONTRACT §5) against the tenant's categories and
+ * resolves it, or throws a `ValidationError` listing every invalid field: unknown fields,
+ * `query` 1–500 characters after trimming, `size` 1–100, `from` ≥ 0 with `from + size` ≤ 10,000,
+ * `sort` and `filter` naming custom fields of the category given (else of any category).
+ */
+export function parseSearchRequest(body: unknown, categories: readonly CategoryRecord[]): ParsedSearch {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }])
+  }
+  const details: ErrorDetail[] = []
+  for (const key of Object.keys(body)) {
+    if (!(FIELDS as readonly string[]).includes(key)) details.push({ field: key, message: 'is not a known field' })
+  }
+  const parsed = v.safeParse(BodySchema, body, { abortEarly: false })
+  if (!parsed.success) details.push(...issuesToDetails(parsed.issues))
+  const input = parsed.success ? parsed.output : null
+
+  const category = input?.category_id === undefined ? undefined : categories.find((c) => c.id === input.category_id)
+  // Field names come from the category asked for; without one (or an unknown one), from every category.
+  const fieldsByName = fieldIndex(category === undefined ? categories : [category])
+
+  let sort: SearchSort = { kind: 'relevance' }
+  if (input?.sort !== undefined) {
+    const resolved = resolveSort(input.sort, fieldsByName)
+    if (resolved === null) details.push({ field: 'sort', message: 'names no custom field of the category' })
+    else sort = resolved
+  }
+  let filters: FieldCondition[] = []
+  if (input?.filter !== undefined) {
+    const result = parseSearchFilter(input.filter, fieldsByName)
+    details.push(...result.details)
+    filters = result.conditions
+  }
+  if (input !== null && input.from + input.size > SEARCH_LIMITS.maxWindow) {
+    details.push({ field: 'from', message: `from + size must be at most ${SEARCH_LIMITS.maxWindow}` })
+  }
+  if (details.length > 0 || input === null) throw new ValidationError(details)
+
+  return {
+    query: input.query,
+    terms: parseQueryTerms(input.query),
+    categoryId: input.category_id ?? null,
+    categoryVisible: input.category_id === undefined || category?.active === true,
+    tags: input.tags === undefined || input.tags.length === 0 ? null : [...new Set(input.tags)],
+    filters,
+    sort,
+    from: input.from,
+    size: input.size,
+  }
+}
+
+/** Field definitions by name, over the given categories. */
+function fieldIndex(categories: readonly CategoryRecord[]): Map<string, FieldDefinition[]> {
+  const index = new Map<string, FieldDefinition[]>()
+  for (const category of categories) {
+    for (const field of category.fields) {
+      const list = index.get(field.name)
+      if (list === undefined) index.set(field.name, [field])
+      else list.push(field)
+    }
+  }
+  return index
+}
+
+function resolveSort(sort: string, fieldsByName: ReadonlyMap<string, readonly FieldDefinition[]>): SearchSort | null {
+  if (sort === 'relevance') return { kind: 'relevance' }
+  const [key, direction] = sort.split(':') as [string, 'asc' | 'desc']
+  if (key === 'published_at') return { kind: 'published_at', direction }
+  const definitions = fieldsByName.get(key.slice('custom_'.length))
+  if (definitions === undefined) return null
+  return { kind: 'field', fieldIds: definitions.map((field) => field.id), direction }
+}
