@@ -1,0 +1,86 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { isoAt } from '../app/clock.ts'
+import { NotFoundError } from '../errors/frontdesk-error.ts'
+import type { FieldDefinition } from '../model/category.ts'
+import type { ContentFixture } from './content-fixture.test-util.ts'
+import { openContentFixture, START } from './content-fixture.test-util.ts'
+
+const test = suite<{ f: ContentFixture }>('getContent', {} as { f: ContentFixture })
+test.before.each(async (context) => {
+  context.f = await openContentFixture()
+})
+test.after.each(async (context) => {
+  await context.f.close()
+})
+
+const price: FieldDefinition = { id: 'fld_price', name: 'price', type: 'number', required: false }
+const launch: FieldDefinition = { id: 'fld_launch', name: 'launch', type: 'date', required: false }
+const shadow: FieldDefinition = { id: 'fld_body', name: 'body', type: 'text', required: false }
+
+async function notFound(promise: Promise<unknown>): Promise<boolean> {
+  try {
+    await promise
+  } catch (error) {
+    return error instanceof NotFoundError
+  }
+  return false
+}
+
+test('the detail holds content with custom fields by name, meta and version', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const shop = await f.category(tenant, { code: 'shop', name: 'Shop', fields: [price, launch, shadow] })
+  const item = await f.content(tenant, shop, {
+    fields: { fld_price: 12, fld_body: 'ignored', fld_gone: 'x' },
+    meta: { og_title: 'OG', og_description: '', canonical: 'https://example.com/a', extra: { deep: [1] } },
+    tags: ['t1'],
+    version: 3,
+  })
+  const reply = await f.frontdesk.getContent(principal, item.id)
+  assert.equal(reply.cache, { kind: 'private', maxAge: 60 })
+  assert.equal(reply.body, {
+    id: item.id, title: item.title, slug: item.slug, category_id: shop.id, category_code: 'shop', category_name: 'Shop',
+    content: { body: item.body, summary: item.summary, price: 12, launch: null },
+    published_at: item.published_at, version: 3, author_name: 'Author', tags: ['t1'],
+    meta: { og_title: 'OG', og_description: '', canonical: 'https://example.com/a', extra: { deep: [1] } },
+  })
+  assert.equal(Object.keys(reply.body.content), ['body', 'summary', 'price', 'launch'])
+})
+
+test('detail by slug is the same body as detail by id', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const item = await f.content(tenant, await f.category(tenant, { code: 'news' }), { slug: 'hello-world' })
+  assert.equal((await f.frontdesk.getContentBySlug(principal, 'hello-world')).body, (await f.frontdesk.getContent(principal, item.id)).body)
+})
+
+test('drafts, scheduled items, inactive categories, other tenants and unknown ids are 404', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const other = await f.tenant('other')
+  const news = await f.category(tenant, { code: 'news' })
+  const hidden = await f.category(tenant, { code: 'hidden', active: false })
+  const draft = await f.content(tenant, news, { status: 'draft' })
+  const scheduled = await f.content(tenant, news, { published_at: isoAt(START + 1_000) })
+  const inactive = await f.content(tenant, hidden)
+  const theirs = await f.content(other.tenant, await f.category(other.tenant, { code: 'news' }), { slug: 'theirs' })
+  for (const id of [draft.id, scheduled.id, inactive.id, theirs.id, 'cnt_nope', 'not an id', '']) {
+    assert.ok(await notFound(f.frontdesk.getContent(principal, id)), id)
+  }
+  for (const slug of [draft.slug, 'theirs', '', 'x'.repeat(600)]) assert.ok(await notFound(f.frontdesk.getContentBySlug(principal, slug)), slug)
+  assert.ok(await notFound(f.frontdesk.getContent(principal, scheduled.id)))
+  f.clock.advance(1_000)
+  assert.is((await f.frontdesk.getContent(principal, scheduled.id)).body.id, scheduled.id)
+})
+
+test('a cached detail is the same body until the item changes', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const news = await f.category(tenant, { code: 'news' })
+  const item = await f.content(tenant, news)
+  const first = await f.frontdesk.getContent(principal, item.id)
+  assert.is((await f.frontdesk.getContent(principal, item.id)).body, first.body)
+  await f.store.transaction((tx) => tx.putContent({ ...item, title: 'Changed', version: 2 }))
+  const fresh = await f.frontdesk.getContent(principal, item.id)
+  assert.is(fresh.body.title, 'Changed')
+  assert.is(fresh.body.version, 2)
+})
+
+test.run()
