@@ -89,6 +89,12 @@ export const DEMO_NEWS: DemoItem[] = [
     body: p('Our new status page shows live availability per region and a full incident history.', 'Subscribe by e-mail or webhook to hear about incidents first.'),
     content: { importance: 'normal', region: 'Global' },
   },
+  {
+    id: 'cnt_demo_news_tokyo_datacenter', slug: 'tokyo-region', title: 'New Tokyo region for data residency', category_code: 'news', daysAgo: 70,
+    author_name: 'Product Team', tags: ['product', 'security'], summary: 'Customers in Japan can keep their data in Japan.',
+    body: p('Aurora now runs in a Tokyo region. Customers can choose to keep all data, backups included, in Japan.'),
+    content: { importance: 'normal', region: 'Japan' },
+  },
 ]
 
 /** English blog posts with HTML bodies. */
@@ -165,4 +171,23 @@ export const DEMO_BLOG: DemoItem[] = [
     body: '<p>Decisions live in documents, not meetings. Meetings are for the decisions documents cannot settle.</p>',
     content: { reading_minutes: 4 },
   },
+  {
+    id: 'cnt_demo_blog_observability', slug: 'observability-budget', title: 'An observability budget that fits', category_code: 'blog', daysAgo: 66,
+    author_name: 'Priya Raman', tags: ['engineering'], summary: 'Sample traces, keep all errors, and delete logs nobody reads.',
+    body: '<p>We cut our logging bill by 60 % by sampling successful traces, keeping every error and deleting log lines nobody had read in a year.</p>',
+    content: { reading_minutes: 6 },
+  },
+  {
+    id: 'cnt_demo_blog_onboarding', slug: 'onboarding-redesign', title: 'Redesigning onboarding in five weeks', category_code: 'blog', daysAgo: 71,
+    author_name: 'Kenji Watanabe', tags: ['design', 'product'], summary: 'From twelve steps to three, and activation up by a third.',
+    body: '<p>Our old onboarding asked twelve questions before showing anything useful. The new one asks three and shows a sample dashboard right away.</p>',
+    content: { reading_minutes: 5, featured: true },
+  },
+  {
+    id: 'cnt_demo_blog_postmortem', slug: 'postmortem-march-outage', title: 'Postmortem: the March 14 outage', category_code: 'blog', daysAgo: 78,
+    author_name: 'Tom Fischer', tags: ['engineering', 'security'], summary: 'A certificate expired on a proxy nobody remembered.',
+    body: '<p>For 47 minutes, API requests in Europe failed because a certificate expired on an internal proxy.</p>\n<p>We now monitor every certificate we serve, including internal ones.</p>',
+    content: { reading_minutes: 7 },
+  },
+
 ]

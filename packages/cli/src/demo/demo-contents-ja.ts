@@ -76,6 +76,30 @@ export const DEMO_OSHIRASE: DemoItem[] = [
     body: p('当社の名称をかたり、パスワードの入力を求める不審なメールが確認されています。', '当社がメールでパスワードをお尋ねすることはありません。'),
     content: { juyodo: '重要' },
   },
+  {
+    id: 'cnt_demo_ja_tokyo_region', slug: 'tokyo-region-ja', title: '東京リージョン提供開始のお知らせ', category_code: 'oshirase', daysAgo: 70,
+    author_name: '広報部', tags: ['製品'], summary: 'データを国内に保管できる東京リージョンを開設しました。',
+    body: p('Auroraの東京リージョンを開設いたしました。バックアップを含むすべてのデータを国内で保管できます。'),
+    content: { juyodo: '通常' },
+  },
+  {
+    id: 'cnt_demo_ja_award', slug: 'design-award', title: 'グッドデザイン賞受賞のお知らせ', category_code: 'oshirase', daysAgo: 35,
+    author_name: '広報部', tags: ['会社情報', '製品'], summary: 'Auroraのダッシュボードが受賞しました。',
+    body: p('このたび、Auroraのダッシュボード画面がグッドデザイン賞を受賞いたしました。'),
+    content: { juyodo: '通常' },
+  },
+  {
+    id: 'cnt_demo_ja_webinar', slug: 'webinar-ja', title: 'オンライン説明会のご案内', category_code: 'oshirase', daysAgo: 42,
+    author_name: 'イベント事務局', tags: ['イベント', '製品'], summary: '新機能をデモを交えてご紹介します。',
+    body: p('Auroraの新機能をデモを交えてご紹介するオンライン説明会を開催いたします。参加費は無料です。'),
+    content: { juyodo: '通常', kaisaibi: '2025-11-05' },
+  },
+  {
+    id: 'cnt_demo_ja_invoice', slug: 'invoice-system', title: 'インボイス制度への対応について', category_code: 'oshirase', daysAgo: 90,
+    author_name: '経理部', tags: ['サポート'], summary: '適格請求書の発行に対応しました。',
+    body: p('当社は適格請求書発行事業者として登録しております。請求書には登録番号を記載しております。'),
+    content: { juyodo: '通常' },
+  },
 ]
 
 /** Unpublished items: drafts (never visible) and one scheduled item (visible once its time comes). */

@@ -8,16 +8,18 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
  * Every record of the demo site, as `importRecords` takes them: categories, tags, ~50 content
- * items in English and Japanese (a few drafts, one scheduled three days after `now`, one in an
- * inactive category) and inquiry categories. Dates are relative to `now`, so the site always
+ * items in English and Japanese (a few drafts, one scheduled three days ahead, one in an
+ * inactive category) and inquiry categories. Dates are relative to `now`'s day, so the site always
  * looks recent; re-importing updates the same records (fixed ids).
  */
 export function demoRecords(now: number): ImportItem[] {
+  // Dates hang off the start of the day, so a re-run on the same day changes nothing.
+  const today = Math.floor(now / DAY_MS) * DAY_MS
   const records: unknown[] = [
     ...DEMO_CATEGORIES,
     ...DEMO_TAGS,
-    ...[...DEMO_NEWS, ...DEMO_BLOG, ...DEMO_OSHIRASE].map((item) => contentRecord(item, now - item.daysAgo * DAY_MS - hourOf(item) * 3_600_000)),
-    ...DEMO_UNPUBLISHED.map((item) => contentRecord(item, item.scheduledInDays === undefined ? null : now + item.scheduledInDays * DAY_MS)),
+    ...[...DEMO_NEWS, ...DEMO_BLOG, ...DEMO_OSHIRASE].map((item) => contentRecord(item, today - item.daysAgo * DAY_MS - hourOf(item) * 3_600_000)),
+    ...DEMO_UNPUBLISHED.map((item) => contentRecord(item, item.scheduledInDays === undefined ? null : today + item.scheduledInDays * DAY_MS)),
     ...DEMO_INQUIRY_CATEGORIES,
   ]
   return records.map((record, i) => ({ record, location: `demo record ${i + 1}` }))
