@@ -77,9 +77,9 @@ create('an unknown or inactive category is a 400 on category_code, reported with
     const error = await refusal(f.frontdesk.createInquiry(f.principal, { ...VALID_BODY, category_code: code, title: '', extra: 1 }))
     assert.instance(error, ValidationError)
     assert.equal(error.details, [
-      { field: 'category_code', message: 'Must be the code of an active inquiry category' },
-      { field: 'title', message: 'Must not be empty' },
-      { field: 'extra', message: 'Is not an accepted field' },
+      { field: 'category_code', message: 'must be the code of an active inquiry category' },
+      { field: 'title', message: 'must not be empty' },
+      { field: 'extra', message: 'is not a known field' },
     ])
   }
   assert.is(await count(f), 0)
@@ -88,17 +88,17 @@ create('an unknown or inactive category is a 400 on category_code, reported with
 create("another tenant's category does not count", async ({ f }) => {
   const other = await f.otherTenant('globex')
   const error = await refusal(f.frontdesk.createInquiry(other, VALID_BODY))
-  assert.equal(error.details, [{ field: 'category_code', message: 'Must be the code of an active inquiry category' }])
+  assert.equal(error.details, [{ field: 'category_code', message: 'must be the code of an active inquiry category' }])
 })
 
 create('a malformed Idempotency-Key is a 400 on that field, reported with the body fields', async ({ f }) => {
   const error = await refusal(f.frontdesk.createInquiry(f.principal, { ...VALID_BODY, inquirer_email: 'x' }, 'ｋｅｙ'))
   assert.equal(error.details, [
-    { field: 'inquirer_email', message: 'Must be a valid e-mail address, like name@example.com' },
-    { field: 'Idempotency-Key', message: 'Must contain only printable ASCII characters' },
+    { field: 'inquirer_email', message: 'must be a valid e-mail address, like name@example.com' },
+    { field: 'Idempotency-Key', message: 'must contain only printable ASCII characters' },
   ])
   const alone = await refusal(f.frontdesk.createInquiry(f.principal, VALID_BODY, 'k'.repeat(256)))
-  assert.equal(alone.details, [{ field: 'Idempotency-Key', message: 'Must be at most 255 characters' }])
+  assert.equal(alone.details, [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }])
   assert.is(await count(f), 0)
 })
 
@@ -167,7 +167,7 @@ create('an invalid body with a key stores nothing and leaves the key free', asyn
 create('a category refused after the key was claimed releases the key for a retry', async ({ f }) => {
   const body = { ...VALID_BODY, category_code: 'later' }
   const error = await refusal(f.frontdesk.createInquiry(f.principal, body, 'k-later'))
-  assert.equal(error.details, [{ field: 'category_code', message: 'Must be the code of an active inquiry category' }])
+  assert.equal(error.details, [{ field: 'category_code', message: 'must be the code of an active inquiry category' }])
   await f.category(f.principal.tenant.id, { code: 'later' })
   const reply = await f.frontdesk.createInquiry(f.principal, body, 'k-later')
   assert.is(reply.status, 201)

@@ -15,7 +15,7 @@ import { notifyInquiryCreated } from './notify-inquiry-created.ts'
 
 const NO_STORE: CachePolicy = { kind: 'no-store' }
 
-const UNKNOWN_CATEGORY: ErrorDetail = { field: 'category_code', message: 'Must be the code of an active inquiry category' }
+const UNKNOWN_CATEGORY: ErrorDetail = { field: 'category_code', message: 'must be the code of an active inquiry category' }
 
 /**
  * `POST /v1/inquiries`: checks the body (`parseInquiryInput`; every invalid field, the

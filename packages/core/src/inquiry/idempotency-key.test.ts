@@ -19,10 +19,10 @@ test('keys of 1 to 255 printable ASCII characters are accepted', () => {
 })
 
 test('empty, too long and non-ASCII keys are refused on field Idempotency-Key', () => {
-  assert.equal(checkIdempotencyKey(''), { field: 'Idempotency-Key', message: 'Must not be empty' })
-  assert.equal(checkIdempotencyKey('x'.repeat(256)), { field: 'Idempotency-Key', message: 'Must be at most 255 characters' })
+  assert.equal(checkIdempotencyKey(''), { field: 'Idempotency-Key', message: 'must not be empty' })
+  assert.equal(checkIdempotencyKey('x'.repeat(256)), { field: 'Idempotency-Key', message: 'must be at most 255 characters' })
   for (const key of ['キー', 'tab\there', 'nl\n', 'del\u007f', 'é']) {
-    assert.equal(checkIdempotencyKey(key), { field: 'Idempotency-Key', message: 'Must contain only printable ASCII characters' }, key)
+    assert.equal(checkIdempotencyKey(key), { field: 'Idempotency-Key', message: 'must contain only printable ASCII characters' }, key)
   }
 })
 

@@ -22,9 +22,9 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]+$/
  */
 export function checkIdempotencyKey(key: string): ErrorDetail | null {
   const field = 'Idempotency-Key'
-  if (key.length === 0) return { field, message: 'Must not be empty' }
-  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return { field, message: `Must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }
-  if (!PRINTABLE_ASCII.test(key)) return { field, message: 'Must contain only printable ASCII characters' }
+  if (key.length === 0) return { field, message: 'must not be empty' }
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return { field, message: `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }
+  if (!PRINTABLE_ASCII.test(key)) return { field, message: 'must contain only printable ASCII characters' }
   return null
 }
 

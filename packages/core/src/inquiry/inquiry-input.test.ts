@@ -68,13 +68,13 @@ shape('null, absent and blank optional fields all mean "not given"', () => {
 
 shape('a body that is not an object is one detail on field body', () => {
   for (const body of [null, undefined, 'text', 42, true, [], [valid]]) {
-    assert.equal(details(parseInquiryInput(body)), [{ field: 'body', message: 'Must be a JSON object' }], String(body))
+    assert.equal(details(parseInquiryInput(body)), [{ field: 'body', message: 'must be a JSON object' }], String(body))
   }
 })
 
 shape('an empty object reports every required field at once, and only those', () => {
   assert.equal(fields({}), ['category_code', 'title', 'content', 'inquirer_name', 'inquirer_email'])
-  assert.is(messageOf({}, 'title'), 'Is required')
+  assert.is(messageOf({}, 'title'), 'is required')
 })
 
 shape('every invalid field is reported, one detail each, in field order, unknown fields last', () => {
@@ -97,23 +97,23 @@ shape('every invalid field is reported, one detail each, in field order, unknown
     [...INQUIRY_FIELDS, 'zeta', 'alpha'],
   )
   assert.equal(found, [
-    { field: 'category_code', message: 'Must be a string' },
-    { field: 'title', message: 'Must be at most 200 characters' },
-    { field: 'content', message: 'Must not be empty' },
-    { field: 'priority', message: 'Must be the integer 1 (low), 2 (medium) or 3 (high)' },
-    { field: 'inquirer_name', message: 'Is required' },
-    { field: 'inquirer_email', message: 'Must be a valid e-mail address, like name@example.com' },
-    { field: 'inquirer_phone', message: 'May contain only digits, spaces and + - ( )' },
-    { field: 'inquirer_company', message: 'Must be at most 200 characters' },
-    { field: 'inquirer_department', message: 'Must be a string' },
-    { field: 'zeta', message: 'Is not an accepted field' },
-    { field: 'alpha', message: 'Is not an accepted field' },
+    { field: 'category_code', message: 'must be a string' },
+    { field: 'title', message: 'must be at most 200 characters' },
+    { field: 'content', message: 'must not be empty' },
+    { field: 'priority', message: 'must be the integer 1 (low), 2 (medium) or 3 (high)' },
+    { field: 'inquirer_name', message: 'is required' },
+    { field: 'inquirer_email', message: 'must be a valid e-mail address, like name@example.com' },
+    { field: 'inquirer_phone', message: 'may contain only digits, spaces and + - ( )' },
+    { field: 'inquirer_company', message: 'must be at most 200 characters' },
+    { field: 'inquirer_department', message: 'must be a string' },
+    { field: 'zeta', message: 'is not a known field' },
+    { field: 'alpha', message: 'is not a known field' },
   ])
 })
 
 shape('required strings must not be empty after trimming', () => {
   for (const field of ['category_code', 'title', 'content', 'inquirer_name', 'inquirer_email']) {
-    assert.is(messageOf({ ...valid, [field]: ' \t\n\u3000 ' }, field), 'Must not be empty', field)
+    assert.is(messageOf({ ...valid, [field]: ' \t\n\u3000 ' }, field), 'must not be empty', field)
   }
 })
 
@@ -122,7 +122,7 @@ shape('limits are counted in code points after trimming, at the edge exactly', (
   for (const [field, max] of Object.entries(limits)) {
     // Hint: "𠮷" is two UTF-16 units but one character; the limit must count it once.
     assert.ok(parseInquiryInput({ ...valid, [field]: ` ${'𠮷'.repeat(max)} ` }).ok, `${field} at ${max}`)
-    assert.is(messageOf({ ...valid, [field]: 'あ'.repeat(max + 1) }, field), `Must be at most ${max.toLocaleString('en-US')} characters`, field)
+    assert.is(messageOf({ ...valid, [field]: 'あ'.repeat(max + 1) }, field), `must be at most ${max.toLocaleString('en-US')} characters`, field)
   }
 })
 
@@ -132,17 +132,17 @@ shape('an e-mail address is limited to 254 characters', () => {
   const address = `${local}@${domain}`
   assert.is(address.length, 254)
   assert.ok(parseInquiryInput({ ...valid, inquirer_email: address }).ok)
-  assert.is(messageOf({ ...valid, inquirer_email: `${address}x` }, 'inquirer_email'), 'Must be at most 254 characters')
+  assert.is(messageOf({ ...valid, inquirer_email: `${address}x` }, 'inquirer_email'), 'must be at most 254 characters')
 })
 
 shape('a phone number has at most 30 of 0-9 + - ( ) and space, and a digit', () => {
   assert.ok(parseInquiryInput({ ...valid, inquirer_phone: '0'.repeat(30) }).ok)
-  assert.is(messageOf({ ...valid, inquirer_phone: '0'.repeat(31) }, 'inquirer_phone'), 'Must be at most 30 characters')
+  assert.is(messageOf({ ...valid, inquirer_phone: '0'.repeat(31) }, 'inquirer_phone'), 'must be at most 30 characters')
   for (const phone of ['03.1234.5678', '０３-1234', '03-1234 ext 5', '+81#1']) {
-    assert.is(messageOf({ ...valid, inquirer_phone: phone }, 'inquirer_phone'), 'May contain only digits, spaces and + - ( )', phone)
+    assert.is(messageOf({ ...valid, inquirer_phone: phone }, 'inquirer_phone'), 'may contain only digits, spaces and + - ( )', phone)
   }
-  assert.is(messageOf({ ...valid, inquirer_phone: '+-()' }, 'inquirer_phone'), 'Must contain a digit')
-  assert.is(messageOf({ ...valid, inquirer_phone: 3_1234_5678 }, 'inquirer_phone'), 'Must be a string')
+  assert.is(messageOf({ ...valid, inquirer_phone: '+-()' }, 'inquirer_phone'), 'must contain a digit')
+  assert.is(messageOf({ ...valid, inquirer_phone: 3_1234_5678 }, 'inquirer_phone'), 'must be a string')
 })
 
 shape('priority must be the JSON number 1, 2 or 3', () => {
@@ -151,18 +151,18 @@ shape('priority must be the JSON number 1, 2 or 3', () => {
     assert.ok(result.ok && result.value.priority === priority)
   }
   for (const priority of [0, 4, 1.5, -1, '2', true, [2], { value: 2 }, Number.NaN, Number.POSITIVE_INFINITY]) {
-    assert.is(messageOf({ ...valid, priority }, 'priority'), 'Must be the integer 1 (low), 2 (medium) or 3 (high)', String(priority))
+    assert.is(messageOf({ ...valid, priority }, 'priority'), 'must be the integer 1 (low), 2 (medium) or 3 (high)', String(priority))
   }
 })
 
 shape('control characters are refused; content alone may hold line breaks and tabs', () => {
   for (const control of ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f']) {
-    assert.is(messageOf({ ...valid, title: `a${control}b` }, 'title'), 'Must not contain control characters or line breaks', JSON.stringify(control))
-    assert.is(messageOf({ ...valid, content: `a${control}b` }, 'content'), 'Must not contain control characters other than line breaks and tabs')
+    assert.is(messageOf({ ...valid, title: `a${control}b` }, 'title'), 'must not contain control characters or line breaks', JSON.stringify(control))
+    assert.is(messageOf({ ...valid, content: `a${control}b` }, 'content'), 'must not contain control characters other than line breaks and tabs')
   }
   for (const field of ['title', 'inquirer_name', 'inquirer_company', 'inquirer_department']) {
-    assert.is(messageOf({ ...valid, [field]: 'a\nb' }, field), 'Must not contain control characters or line breaks', field)
-    assert.is(messageOf({ ...valid, [field]: 'a\tb' }, field), 'Must not contain control characters or line breaks', field)
+    assert.is(messageOf({ ...valid, [field]: 'a\nb' }, field), 'must not contain control characters or line breaks', field)
+    assert.is(messageOf({ ...valid, [field]: 'a\tb' }, field), 'must not contain control characters or line breaks', field)
   }
   assert.ok(parseInquiryInput({ ...valid, content: 'line 1\r\nline 2\n\tindented' }).ok)
 })
@@ -170,8 +170,8 @@ shape('control characters are refused; content alone may hold line breaks and ta
 shape('lone surrogates are refused as invalid text', () => {
   const body = JSON.parse('{"category_code":"general","title":"a\\ud800b","content":"\\udfff","inquirer_name":"n","inquirer_email":"a@b.jp"}')
   assert.equal(details(parseInquiryInput(body)), [
-    { field: 'title', message: 'Must be valid Unicode text' },
-    { field: 'content', message: 'Must be valid Unicode text' },
+    { field: 'title', message: 'must be valid Unicode text' },
+    { field: 'content', message: 'must be valid Unicode text' },
   ])
   assert.ok(parseInquiryInput({ ...valid, title: '😀 絵文字 👨‍👩‍👧' }).ok)
 })

@@ -48,19 +48,19 @@ function message(text: string) {
 /** The rules every text field shares: a string, trimmed, clean, not longer than `max`. */
 function text(rule: TextRule) {
   return v.pipe(
-    v.string((issue) => (issue.input === undefined || issue.input === null ? 'Is required' : 'Must be a string')),
+    v.string((issue) => (issue.input === undefined || issue.input === null ? 'is required' : 'must be a string')),
     v.trim(),
-    v.check((value) => !hasLoneSurrogate(value), message('Must be valid Unicode text')),
+    v.check((value) => !hasLoneSurrogate(value), message('must be valid Unicode text')),
     v.check(
       (value) => !hasControlCharacter(value, rule.multiline),
-      message(rule.multiline ? 'Must not contain control characters other than line breaks and tabs' : 'Must not contain control characters or line breaks'),
+      message(rule.multiline ? 'must not contain control characters other than line breaks and tabs' : 'must not contain control characters or line breaks'),
     ),
-    v.check((value) => codePointLength(value) <= rule.max, message(`Must be at most ${rule.max.toLocaleString('en-US')} characters`)),
+    v.check((value) => codePointLength(value) <= rule.max, message(`must be at most ${rule.max.toLocaleString('en-US')} characters`)),
   )
 }
 
 function required(rule: TextRule) {
-  return v.pipe(text(rule), v.check((value) => value.length > 0, message('Must not be empty')))
+  return v.pipe(text(rule), v.check((value) => value.length > 0, message('must not be empty')))
 }
 
 /** An optional text: absent, `null` and empty (after trimming) all mean "not given" → `null`. */
@@ -71,7 +71,7 @@ function optional<S extends v.GenericSchema<string, string>>(schema: S) {
   )
 }
 
-const PRIORITY_MESSAGE = 'Must be the integer 1 (low), 2 (medium) or 3 (high)'
+const PRIORITY_MESSAGE = 'must be the integer 1 (low), 2 (medium) or 3 (high)'
 
 /** The body schema. Field order is the order `details` are reported in. */
 const InquirySchema = v.object({
@@ -89,13 +89,13 @@ const InquirySchema = v.object({
   inquirer_name: required({ max: 100 }),
   inquirer_email: v.pipe(
     required({ max: EMAIL_MAX_LENGTH }),
-    v.check(isEmailAddress, message('Must be a valid e-mail address, like name@example.com')),
+    v.check(isEmailAddress, message('must be a valid e-mail address, like name@example.com')),
   ),
   inquirer_phone: optional(
     v.pipe(
       text({ max: 30 }),
-      v.check((value) => PHONE.test(value), message('May contain only digits, spaces and + - ( )')),
-      v.check((value) => value === '' || /[0-9]/.test(value), message('Must contain a digit')),
+      v.check((value) => PHONE.test(value), message('may contain only digits, spaces and + - ( )')),
+      v.check((value) => value === '' || /[0-9]/.test(value), message('must contain a digit')),
     ),
   ),
   inquirer_company: optional(text({ max: 200 })),
@@ -119,7 +119,7 @@ const KNOWN = new Set(INQUIRY_FIELDS)
  */
 export function parseInquiryInput(body: unknown): InquiryInputResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, details: [{ field: 'body', message: 'Must be a JSON object' }], categoryCode: null }
+    return { ok: false, details: [{ field: 'body', message: 'must be a JSON object' }], categoryCode: null }
   }
   // Hint: a null-prototype copy of the known fields only; an own `__proto__` key of the body is
   // data to report, never a prototype, and nothing inherited can pass for a field.
@@ -127,7 +127,7 @@ export function parseInquiryInput(body: unknown): InquiryInputResult {
   for (const field of INQUIRY_FIELDS) known[field] = Object.hasOwn(body, field) ? (body as Record<string, unknown>)[field] : undefined
   const unknown: ErrorDetail[] = Object.keys(body)
     .filter((key) => !KNOWN.has(key))
-    .map((field) => ({ field, message: 'Is not an accepted field' }))
+    .map((field) => ({ field, message: 'is not a known field' }))
 
   const parsed = v.safeParse(InquirySchema, known, { abortPipeEarly: true })
   if (parsed.success && unknown.length === 0) {
