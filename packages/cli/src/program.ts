@@ -5,6 +5,7 @@ import * as exportCommand from './commands/export.ts'
 import * as importCommand from './commands/import.ts'
 import * as inquiry from './commands/inquiry.ts'
 import * as key from './commands/key.ts'
+import * as preview from './commands/preview.ts'
 import * as tenant from './commands/tenant.ts'
 
 /** What every `commands/<name>.ts` exports: a function adding its command(s) to the program. */
@@ -22,6 +23,7 @@ const COMMANDS: CommandModule[] = [
   importCommand,
   exportCommand,
   content,
+  preview,
   inquiry,
 ]
 
