@@ -1,0 +1,28 @@
+import { idempotencyCases } from './cases/idempotency.ts'
+import { isolationCases } from './cases/isolation.ts'
+import { listFilterCases } from './cases/list-filters.ts'
+import { listSortingCases } from './cases/list-sorting.ts'
+import { recordCases } from './cases/records.ts'
+import { transactionCases } from './cases/transactions.ts'
+import type { OpenStore } from './store-suite.ts'
+
+/**
+ * The storage-port conformance suite: registers (and runs) uvu suites that check every rule of
+ * `Store` against stores made by `open`, one fresh, empty store per test. An adapter's test
+ * file calls it once, then adds its own adapter-only cases.
+ *
+ * ```ts
+ * testStore('sqlite', async () => {
+ *   const dir = mkdtempSync(join(tmpdir(), 'fd-'))
+ *   return { store: openSqliteStore({ path: join(dir, 'db') }), cleanup: async () => rmSync(dir, { recursive: true }) }
+ * })
+ * ```
+ */
+export function testStore(name: string, open: OpenStore): void {
+  recordCases(name, open)
+  isolationCases(name, open)
+  listFilterCases(name, open)
+  listSortingCases(name, open)
+  transactionCases(name, open)
+  idempotencyCases(name, open)
+}
