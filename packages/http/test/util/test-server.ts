@@ -127,6 +127,9 @@ export function testRequest(baseUrl: string, ca: string, method: string, path: s
       if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
     }
   }
+  if (payload !== null && !Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name))) {
+    headers['content-length'] = String(payload.length)
+  }
   return new Promise((resolve, reject) => {
     const request = https.request(new URL(path, baseUrl), { method, headers, ca, agent: false, timeout: 10_000 }, (response) => {
       const chunks: Buffer[] = []

@@ -1,0 +1,145 @@
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createFrontdesk, deleteApiKey, listApiKeys, setApiKeyDisabled } from '@frontdesk/core'
+import type { TestServer } from './util/test-server.ts'
+import { startTestServer } from './util/test-server.ts'
+
+let server: TestServer
+let readKey: string
+
+test.before(async () => {
+  server = await startTestServer()
+  await server.tenant('acme')
+  readKey = await server.key('acme', ['cms:read'])
+})
+
+test.after(async () => {
+  await server.close()
+})
+
+const get = (headers: Record<string, string> = {}, path = '/v1/cms/categories') => server.request('GET', path, { headers })
+
+async function keyIdOf(name: string): Promise<string> {
+  const keys = await listApiKeys(server.frontdesk.context, 'acme')
+  const found = keys.find((k) => k.name === name)
+  assert.ok(found, name)
+  return found.id
+}
+
+test('a request without X-API-Key is 401 "API key required"', async () => {
+  const res = await get()
+  assert.is(res.status, 401)
+  assert.equal(res.body, { error: { code: 'UNAUTHORIZED', message: 'API key required' } })
+})
+
+test('a key sent only as a query parameter is not accepted', async () => {
+  for (const name of ['api_key', 'apiKey', 'x-api-key', 'key']) {
+    const res = await get({}, `/v1/cms/categories?${name}=${readKey}`)
+    assert.is(res.status, 401, name)
+    assert.is(res.body.error.message, 'API key required')
+  }
+})
+
+test('an unknown key is 401 "Invalid API key"', async () => {
+  const res = await get({ 'x-api-key': 'fdk_00000000000000000000000000000000abcdef' })
+  assert.is(res.status, 401)
+  assert.equal(res.body, { error: { code: 'UNAUTHORIZED', message: 'Invalid API key' } })
+})
+
+test('a key with a bad checksum is 401 without any storage lookup', async () => {
+  const store = server.store
+  const original = store.findApiKeyByHash
+  let lookups = 0
+  store.findApiKeyByHash = (hash) => {
+    lookups++
+    return original.call(store, hash)
+  }
+  try {
+    const last = readKey.at(-1) === 'a' ? 'b' : 'a'
+    const res = await get({ 'x-api-key': readKey.slice(0, -1) + last })
+    assert.is(res.status, 401)
+    assert.is(res.body.error.message, 'Invalid API key')
+    assert.is(lookups, 0)
+    assert.is((await get({ 'x-api-key': readKey })).status, 200)
+    assert.is(lookups, 1, 'the spy does see real lookups')
+  } finally {
+    store.findApiKeyByHash = original
+  }
+})
+
+test('a personal key is 403 CREDENTIAL_NOT_ALLOWED', async () => {
+  const personal = await server.key('acme', [], { personal: true })
+  assert.ok(personal.startsWith('fdp_'))
+  const res = await get({ 'x-api-key': personal })
+  assert.is(res.status, 403)
+  assert.equal(res.body, { error: { code: 'CREDENTIAL_NOT_ALLOWED', message: 'This credential type cannot access this API' } })
+})
+
+test('an Authorization header without X-API-Key is 403 CREDENTIAL_NOT_ALLOWED', async () => {
+  const res = await get({ authorization: 'Bearer some-oauth-token' })
+  assert.is(res.status, 403)
+  assert.is(res.body.error.code, 'CREDENTIAL_NOT_ALLOWED')
+})
+
+test('a valid key alongside an Authorization header is served', async () => {
+  assert.is((await get({ authorization: 'Bearer x', 'x-api-key': readKey })).status, 200)
+})
+
+test('a key lacking the permission is 403 FORBIDDEN "Insufficient permissions", before the body is looked at', async () => {
+  const res = await server.request('POST', '/v1/cms/search', { headers: { 'x-api-key': readKey, 'content-type': 'text/plain' }, body: 'not json' })
+  assert.is(res.status, 403)
+  assert.equal(res.body, { error: { code: 'FORBIDDEN', message: 'Insufficient permissions' } })
+  const inquiry = await get({ 'x-api-key': readKey }, '/v1/inquiries/categories')
+  assert.is(inquiry.status, 403)
+  const inquiryKey = await server.key('acme', ['inquiry:create'])
+  assert.is((await get({ 'x-api-key': inquiryKey })).status, 403)
+  assert.is((await get({ 'x-api-key': inquiryKey }, '/v1/inquiries/categories')).status, 200)
+})
+
+test('cms:* grants reading; cms:search alone does not', async () => {
+  assert.is((await get({ 'x-api-key': await server.key('acme', ['cms:*']) })).status, 200)
+  assert.is((await get({ 'x-api-key': await server.key('acme', ['cms:search']) })).status, 403)
+})
+
+test('disabling a key takes effect on the next request, and enabling it again too', async () => {
+  const key = await server.key('acme', ['cms:read'], { name: 'to disable' })
+  assert.is((await get({ 'x-api-key': key })).status, 200)
+  const id = await keyIdOf('to disable')
+  await setApiKeyDisabled(server.frontdesk.context, id, true)
+  const res = await get({ 'x-api-key': key })
+  assert.is(res.status, 401)
+  assert.equal(res.body, { error: { code: 'API_KEY_DISABLED', message: 'API key is disabled' } })
+  await setApiKeyDisabled(server.frontdesk.context, id, false)
+  assert.is((await get({ 'x-api-key': key })).status, 200)
+})
+
+test('a key disabled by another process (another connection to the file) is refused on the next request', async () => {
+  const key = await server.key('acme', ['cms:read'], { name: 'other process' })
+  assert.is((await get({ 'x-api-key': key })).status, 200)
+  const other = openSqliteStore({ path: join(server.dir, 'test.db') })
+  try {
+    await setApiKeyDisabled(createFrontdesk({ store: other }).context, await keyIdOf('other process'), true)
+  } finally {
+    await other.close()
+  }
+  assert.is((await get({ 'x-api-key': key })).body.error.code, 'API_KEY_DISABLED')
+})
+
+test('a deleted key is 401 "Invalid API key"', async () => {
+  const key = await server.key('acme', ['cms:read'], { name: 'to delete' })
+  assert.is((await get({ 'x-api-key': key })).status, 200)
+  await deleteApiKey(server.frontdesk.context, await keyIdOf('to delete'))
+  const res = await get({ 'x-api-key': key })
+  assert.is(res.status, 401)
+  assert.is(res.body.error.message, 'Invalid API key')
+})
+
+test('credentials are checked before the resource: an unknown key learns nothing about ids', async () => {
+  const res = await get({ 'x-api-key': 'fdk_nope' }, '/v1/cms/contents/cnt_does_not_exist')
+  assert.is(res.status, 401)
+  assert.is((await get({}, '/v1/cms/categories/%ZZ')).status, 401)
+})
+
+test.run()
