@@ -1,0 +1,80 @@
+// Test helper (not a test): a real SQLite store in a temp dir with a movable clock, for the
+// operator use-case tests, and a way to snapshot a tenant's whole content model.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import type { Context } from '../app/context.ts'
+import { createFrontdesk } from '../app/frontdesk.ts'
+import type { ImportRecordOut } from '../import/import-record.ts'
+import type { ContentRecord } from '../model/content.ts'
+import type { ImportItem } from './import-records.ts'
+import { createTenant } from './create-tenant.ts'
+import { exportRecords } from './export-records.ts'
+
+/** 2025-06-20T12:00:00Z, where every fixture's clock starts. */
+export const START = Date.parse('2025-06-20T12:00:00.000Z')
+
+/** A store in a temp dir; `clock` moves by hand. */
+export async function openAdminFixture() {
+  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-admin-'))
+  const path = join(dir, 'frontdesk.db')
+  const store = openSqliteStore({ path })
+  let now = START
+  const clock = { now: () => now, advance: (ms: number) => void (now += ms) }
+  const frontdesk = createFrontdesk({ store, clock })
+  const ctx: Context = frontdesk.context
+  return {
+    dir,
+    path,
+    store,
+    ctx,
+    frontdesk,
+    clock,
+    /** Creates a tenant with this code. */
+    tenant: (code = 'acme') => createTenant(ctx, { code }),
+    /** Every export record of the tenant. */
+    dump: (code = 'acme') => collect(exportRecords(ctx, code)),
+    /** Every content item of the tenant as stored (versions and timestamps included), by id. */
+    contents: async (code = 'acme') => {
+      const tenant = await store.getTenantByCode(code)
+      if (tenant === null) return []
+      return store.listContents(tenant.id, { visibility: { kind: 'all' }, sort: { key: 'id', direction: 'asc' }, limit: 100_000 }) as Promise<ContentRecord[]>
+    },
+    close: async () => {
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The fixture `openAdminFixture` returns. */
+export type AdminFixture = Awaited<ReturnType<typeof openAdminFixture>>
+
+/** Everything an async iterable yields. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = []
+  for await (const item of items) out.push(item)
+  return out
+}
+
+/** Import items from plain records, located as `line 1`, `line 2`, … */
+export function lines(records: readonly unknown[]): ImportItem[] {
+  return records.map((record, i) => ({ record, location: `line ${i + 1}` }))
+}
+
+/** Export records, as import items. */
+export function reimport(records: readonly ImportRecordOut[]): ImportItem[] {
+  return lines(records)
+}
+
+/** The error `promise` rejects with (fails the test when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof Error) return error
+    throw new Error(`rejected with a non-Error: ${String(error)}`)
+  }
+  throw new Error('expected a rejection, but it resolved')
+}
