@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { InquiryCategoryRecord, Tenant } from '@frontdesk/core'
 import { newId } from '@frontdesk/core'
+import { agentRequest } from './inquiry-requests.ts'
 import type { TestServer } from './util/test-server.ts'
 import { startTestServer } from './util/test-server.ts'
 
@@ -33,34 +34,6 @@ async function inquiryCount(world: World, tenantId = world.tenant.id): Promise<n
 
 function post(world: World, body: unknown, headers: Record<string, string> = {}) {
   return world.server.request('POST', '/v1/inquiries', { headers: { 'x-api-key': world.key, ...headers }, body })
-}
-
-interface AgentResponse {
-  status: number
-  replayed: boolean
-  body: { id?: string; error?: { code: string } }
-}
-
-/** One request over a kept-alive connection of `agent` (so that a burst is not spread out by TLS handshakes). */
-function agentRequest(world: World, agent: https.Agent, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<AgentResponse> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const request = https.request(
-      new URL(path, world.server.url),
-      { method, agent, ca: world.server.cert, timeout: 10_000, headers: { 'x-api-key': world.key, ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('error', reject)
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, replayed: response.headers['idempotent-replayed'] === 'true', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
-        )
-      },
-    )
-    request.on('timeout', () => request.destroy(new Error('timed out')))
-    request.on('error', reject)
-    request.end(payload)
-  })
 }
 
 const api = suite<World>('POST /v1/inquiries over HTTPS')
@@ -196,16 +169,18 @@ api('idempotency keys of one tenant do not touch another tenant', async (world) 
 
 api('50 concurrent requests with one Idempotency-Key create exactly one inquiry', async (world) => {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 50 })
+  const target = { url: world.server.url, ca: world.server.cert, agent }
+  const headers = { 'x-api-key': world.key }
   try {
     // Hint: open 50 connections first, so that the 50 POSTs reach the server together.
-    await Promise.all(Array.from({ length: 50 }, () => agentRequest(world, agent, 'GET', '/v1/inquiries/categories', {})))
-    const responses = await Promise.all(Array.from({ length: 50 }, () => agentRequest(world, agent, 'POST', '/v1/inquiries', { 'idempotency-key': 'double-click' }, BODY)))
+    await Promise.all(Array.from({ length: 50 }, () => agentRequest(target, 'GET', '/v1/inquiries/categories', headers)))
+    const responses = await Promise.all(Array.from({ length: 50 }, () => agentRequest(target, 'POST', '/v1/inquiries', { ...headers, 'idempotency-key': 'double-click' }, BODY)))
     const statuses = responses.map((r) => r.status)
     assert.ok(statuses.every((s) => s === 201 || s === 409), statuses.join(','))
     const fresh = responses.filter((r) => r.status === 201 && !r.replayed)
     assert.is(fresh.length, 1)
-    for (const r of responses.filter((r) => r.status === 201)) assert.is(r.body.id, fresh[0]?.body.id)
-    for (const r of responses.filter((r) => r.status === 409)) assert.is(r.body.error?.code, 'IDEMPOTENCY_IN_PROGRESS')
+    for (const r of responses.filter((r) => r.status === 201)) assert.is(r.body?.id, fresh[0]?.body?.id)
+    for (const r of responses.filter((r) => r.status === 409)) assert.is(r.body?.error?.code, 'IDEMPOTENCY_IN_PROGRESS')
     assert.is(await inquiryCount(world), 1)
   } finally {
     agent.destroy()
