@@ -1,3 +1,5 @@
 export { DEFAULT_BUSY_TIMEOUT_MS, openSqliteStore, SqliteStore } from './sqlite-store.ts'
 export type { SqliteStoreOptions } from './sqlite-store.ts'
 export { MIGRATIONS, SCHEMA_VERSION, migrate, schemaVersion } from './migrations/migrate.ts'
+export { createSqliteSearch, SqliteSearchIndex } from './search/sqlite-search.ts'
+export type { SearchableStore, SqliteSearchOptions } from './search/sqlite-search.ts'

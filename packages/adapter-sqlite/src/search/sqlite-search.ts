@@ -1,0 +1,188 @@
+import type { ContentRecord, SearchPort, SearchQuery, SearchResult, Store } from '@frontdesk/core'
+import type { Database } from 'better-sqlite3'
+import { TenantSearchIndex } from './tenant-index.ts'
+
+/** Options of `createSqliteSearch`. */
+export interface SqliteSearchOptions {
+  /**
+   * A tenant with more changed entities than this since the last search is rebuilt from the
+   * database instead of updated item by item (e.g. after a large import). Default 2000.
+   */
+  rebuildThreshold?: number
+  /** Items read per page while building a tenant's index. Default 500. */
+  pageSize?: number
+}
+
+/** What the search index needs of the SQLite store: the port, and the reader connection for `change_log`. */
+export interface SearchableStore extends Store {
+  readonly db: Database
+}
+
+interface ChangeRow {
+  tenant_id: string
+  entity: string
+  entity_id: string
+}
+
+/**
+ * A MiniSearch index per tenant, over a SQLite store. Built from the database on a tenant's
+ * first search (`warmUp()` builds every tenant ahead). Kept fresh from any process: before each
+ * search it reads `PRAGMA data_version` (cheap) and, when another connection committed, the
+ * `change_log` rows after the last one applied, and re-indexes just those entities (a content
+ * item; a category's items; a tag's items). A gap in the log (rows pruned unseen) rebuilds.
+ */
+export function createSqliteSearch(store: SearchableStore, options: SqliteSearchOptions = {}): SqliteSearchIndex {
+  return new SqliteSearchIndex(store, options)
+}
+
+/** See `createSqliteSearch`. */
+export class SqliteSearchIndex implements SearchPort {
+  readonly #store: SearchableStore
+  readonly #rebuildThreshold: number
+  readonly #pageSize: number
+  readonly #tenants = new Map<string, TenantSearchIndex>()
+  #dataVersion: number | null = null
+  #lastSeq = 0
+  #queue: Promise<unknown> = Promise.resolve()
+  #closed = false
+
+  constructor(store: SearchableStore, options: SqliteSearchOptions = {}) {
+    this.#store = store
+    this.#rebuildThreshold = options.rebuildThreshold ?? 2000
+    this.#pageSize = options.pageSize ?? 500
+  }
+
+  /** See `SearchPort.search`. */
+  search(tenantId: string, query: SearchQuery): Promise<SearchResult> {
+    return this.#exclusive(async () => {
+      const index = await this.#fresh(tenantId)
+      return index.search(query)
+    })
+  }
+
+  /** Builds (or refreshes) the index of every tenant now, instead of on each one's first search. */
+  warmUp(): Promise<void> {
+    return this.#exclusive(async () => {
+      for (const tenant of await this.#store.listTenants()) await this.#fresh(tenant.id)
+    })
+  }
+
+  /** Number of items indexed for a tenant (any status), building its index if needed. */
+  indexedCount(tenantId: string): Promise<number> {
+    return this.#exclusive(async () => (await this.#fresh(tenantId)).size)
+  }
+
+  /** Drops the in-memory indexes. The store stays open (its owner closes it). */
+  async close(): Promise<void> {
+    this.#closed = true
+    await this.#queue.catch(() => undefined)
+    this.#tenants.clear()
+  }
+
+  /** Runs `work` after every earlier search or update: the indexes change one step at a time. */
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error('The search index is closed'))
+    const run = this.#queue.then(work, work)
+    this.#queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** The tenant's index, caught up with every committed change. */
+  async #fresh(tenantId: string): Promise<TenantSearchIndex> {
+    await this.#catchUp()
+    const existing = this.#tenants.get(tenantId)
+    if (existing !== undefined) return existing
+    const built = await this.#build(tenantId)
+    this.#tenants.set(tenantId, built)
+    return built
+  }
+
+  /** Applies the `change_log` rows committed since the last call (by any connection). */
+  async #catchUp(): Promise<void> {
+    const db = this.#store.db
+    const version = db.pragma('data_version', { simple: true }) as number
+    if (version === this.#dataVersion) return
+    // Read the version first: a commit landing while we read bumps it again for the next call.
+    this.#dataVersion = version
+    const bounds = db.prepare('SELECT min(seq) AS first, max(seq) AS last FROM change_log').get() as { first: number | null; last: number | null }
+    const last = bounds.last ?? this.#lastSeq
+    if (last <= this.#lastSeq) return
+    const from = this.#lastSeq
+    if (this.#tenants.size === 0) {
+      this.#lastSeq = last
+      return
+    }
+    if (from > 0 && bounds.first !== null && bounds.first > from + 1) {
+      // Rows we never saw were pruned: nothing tells what changed, so start again.
+      this.#tenants.clear()
+      this.#lastSeq = last
+      return
+    }
+    const counts = db
+      .prepare('SELECT tenant_id, count(*) AS n FROM change_log WHERE seq > ? AND seq <= ? GROUP BY tenant_id')
+      .all(from, last) as { tenant_id: string; n: number }[]
+    for (const { tenant_id: tenantId, n } of counts) {
+      const index = this.#tenants.get(tenantId)
+      if (index === undefined) continue
+      if (n > this.#rebuildThreshold) {
+        this.#tenants.set(tenantId, await this.#build(tenantId))
+        continue
+      }
+      const rows = db
+        .prepare('SELECT DISTINCT tenant_id, entity, entity_id FROM change_log WHERE seq > ? AND seq <= ? AND tenant_id = ?')
+        .all(from, last, tenantId) as ChangeRow[]
+      await this.#apply(index, tenantId, rows)
+    }
+    this.#lastSeq = last
+  }
+
+  async #apply(index: TenantSearchIndex, tenantId: string, rows: ChangeRow[]): Promise<void> {
+    const contentIds = new Set<string>()
+    // Categories first: an item's indexed custom text depends on its category's fields.
+    for (const row of rows.filter((r) => r.entity === 'category')) {
+      const before = index.category(row.entity_id)
+      const after = await this.#store.getCategory(tenantId, row.entity_id)
+      index.setCategory(row.entity_id, after)
+      // Switching a category on or off needs no re-indexing: visibility is checked per query.
+      if (JSON.stringify(before?.fields ?? null) !== JSON.stringify(after?.fields ?? null)) {
+        for (const id of index.idsInCategory(row.entity_id)) contentIds.add(id)
+      }
+    }
+    for (const row of rows) {
+      if (row.entity === 'content') contentIds.add(row.entity_id)
+      else if (row.entity === 'tag') {
+        for await (const page of this.#pages(tenantId, [row.entity_id])) for (const record of page) contentIds.add(record.id)
+      }
+    }
+    for (const id of contentIds) {
+      const record = await this.#store.getContent(tenantId, id)
+      if (record === null) index.remove(id)
+      else index.upsert(record)
+    }
+  }
+
+  /** A tenant's index, built from the database. */
+  async #build(tenantId: string): Promise<TenantSearchIndex> {
+    const index = new TenantSearchIndex(await this.#store.listCategories(tenantId))
+    for await (const page of this.#pages(tenantId)) for (const record of page) index.upsert(record)
+    return index
+  }
+
+  /** Every item of a tenant (any status), or those carrying a tag, page by page. */
+  async *#pages(tenantId: string, tagIds?: string[]): AsyncGenerator<ContentRecord[]> {
+    let after: { value: string; id: string } | undefined
+    for (;;) {
+      const page = await this.#store.listContents(tenantId, {
+        visibility: { kind: 'all' },
+        ...(tagIds === undefined ? {} : { tagIds }),
+        sort: { key: 'id', direction: 'asc' },
+        ...(after === undefined ? {} : { after }),
+        limit: this.#pageSize,
+      })
+      yield page
+      const last = page[page.length - 1]
+      if (page.length < this.#pageSize || last === undefined) return
+      after = { value: last.id, id: last.id }
+    }
+  }
+}
