@@ -71,7 +71,7 @@ test('a TLS 1.1 handshake is refused by the server', async () => {
     (e: Error) => e,
   )
   assert.ok(error, 'the handshake must fail')
-  assert.match(error.message, /alert protocol version/i, "the server sent the protocol_version alert")
+  assert.match(error.message, /alert protocol version/i, 'the server sent the protocol_version alert')
 })
 
 test('plain HTTP sent to the TLS port never gets a 2xx or 3xx', async () => {

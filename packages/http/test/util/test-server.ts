@@ -4,7 +4,7 @@ import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Clock, Frontdesk, FrontdeskHooks, ResponseCacheOptions, Store, Tenant } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
 import type { ServerOptions } from '@frontdesk/http'
@@ -66,15 +66,18 @@ let certificate: Promise<{ cert: string; key: string }> | null = null
 
 /**
  * Starts a real HTTPS server on 127.0.0.1 (a free port) over a real SQLite file in a temporary
- * directory, with a self-signed certificate the `request` helper trusts.
+ * directory (with the SQLite search index), with a self-signed certificate the `request`
+ * helper trusts.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   certificate ??= createDevCert()
   const pems = await certificate
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-http-'))
   const store = openSqliteStore({ path: join(dir, 'test.db') })
+  const search = createSqliteSearch(store)
   const frontdesk = createFrontdesk({
     store,
+    search,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
@@ -110,6 +113,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     request: (method, path, requestOptions = {}) => testRequest(url, pems.cert, method, path, requestOptions),
     async close() {
       await closeServer(server)
+      await search.close()
       await store.close()
       rmSync(dir, { recursive: true, force: true })
     },
