@@ -23,9 +23,9 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
   try {
     // Hint: opening may wait longer (it is synchronous anyway); the store shortens it afterwards.
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(lockWaitMs))}`)
+    db.pragma('synchronous = FULL')
     if (role === 'writer') {
       db.pragma('journal_mode = WAL')
-      db.pragma('synchronous = FULL')
       db.pragma('foreign_keys = ON')
     } else {
       db.pragma('query_only = ON')

@@ -27,13 +27,20 @@ export function listContentsSql(tenantId: string, query: ContentQuery): SqlQuery
   const params: SqlValue[] = [tenantId]
 
   const { visibility } = query
+  // Hint: walking newest-first, the keyset bound and `published_at <= now` are both upper
+  // bounds, and SQLite seeks on one only; the tighter one implies the other, so only it is
+  // written, and a deep page seeks straight to its place instead of skipping the pages before.
+  const bound = newestFirstBound(query)
   if (visibility.kind === 'public') {
-    joins.push('JOIN categories cat ON cat.tenant_id = c.tenant_id AND cat.id = c.category_id')
-    const visible = `c.status = 'published' AND c.published_at <= ? AND cat.active = 1`
-    params.push(visibility.now)
+    // Hint: CROSS JOIN pins contents as the outer loop, so the sort comes from its index even when
+    // statistics (ANALYZE) would tempt the planner to start from a small categories table.
+    joins.push('CROSS JOIN categories cat ON cat.tenant_id = c.tenant_id AND cat.id = c.category_id')
     if (visibility.previewCategoryId === undefined) {
-      where.push(visible)
+      where.push(`c.status = 'published'${bound === 'keyset' ? '' : ' AND c.published_at <= ?'} AND cat.active = 1`)
+      if (bound !== 'keyset') params.push(visibility.now)
     } else {
+      const visible = `c.status = 'published' AND c.published_at <= ? AND cat.active = 1`
+      params.push(visibility.now)
       where.push(`((${visible}) OR c.category_id = ?)`)
       params.push(visibility.previewCategoryId)
     }
@@ -90,7 +97,7 @@ export function listContentsSql(tenantId: string, query: ContentQuery): SqlQuery
     if (after !== undefined && value === null) {
       where.push(`${expr} IS NULL AND c.id ${cmp} ?`)
       params.push(after.id)
-    } else if (after !== undefined && value !== null) {
+    } else if (after !== undefined && value !== null && bound !== 'now') {
       const past = `(${expr}, c.id) ${cmp} (?, ?)`
       where.push(nullable ? `((${expr} IS NOT NULL AND ${past}) OR ${expr} IS NULL)` : past)
       params.push(sqlValue(value), after.id)
@@ -99,6 +106,17 @@ export function listContentsSql(tenantId: string, query: ContentQuery): SqlQuery
 
   const sql = `SELECT ${contentColumns('c.')} FROM contents c ${joins.join(' ')} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`
   return { sql, params: [...joinParams, ...params, Math.max(0, Math.floor(query.limit))] }
+}
+
+/**
+ * For a public, newest-first list by `published_at` from a keyset position: which of the two
+ * upper bounds implies the other (`keyset` when the position is not after `now`).
+ */
+function newestFirstBound(query: ContentQuery): 'keyset' | 'now' | null {
+  const { visibility, sort, after } = query
+  if (visibility.kind !== 'public' || visibility.previewCategoryId !== undefined) return null
+  if (sort.key !== 'published_at' || sort.direction !== 'desc' || typeof after?.value !== 'string') return null
+  return after.value <= visibility.now ? 'keyset' : 'now'
 }
 
 /** The `content_fields` column that holds values of the field's type. */
