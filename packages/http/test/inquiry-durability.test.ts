@@ -1,0 +1,173 @@
+import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import * as https from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createApiKey, createFrontdesk, createTenant, newId } from '@frontdesk/core'
+import { createDevCert } from '@frontdesk/http'
+import type { AgentResponse } from './inquiry-requests.ts'
+import { agentRequest } from './inquiry-requests.ts'
+
+const CHILD = fileURLToPath(new URL('./inquiry-server.child.ts', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+
+const BODY = { category_code: 'general', content: '至急ご連絡ください。', inquirer_name: '鈴木 一郎', inquirer_email: 'ichiro@example.jp' }
+
+interface World {
+  dir: string
+  db: string
+  certFile: string
+  keyFile: string
+  ca: string
+  /** A key of tenant `acme` holding `inquiry:create`. */
+  apiKey: string
+  children: ChildProcess[]
+}
+
+/** Starts a server process over the world's database and resolves with its address. */
+function startChild(world: World): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, world.db, world.certFile, world.keyFile], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  world.children.push(child)
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const timer = setTimeout(() => reject(new Error(`server child did not start: ${output}`)), 30_000)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      const port = /READY (\d+)/.exec(output)?.[1]
+      if (port !== undefined) {
+        clearTimeout(timer)
+        resolve({ child, url: `https://127.0.0.1:${port}` })
+      }
+    })
+    child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')))
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server child exited (${code}): ${output}`))
+    })
+  })
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+}
+
+const durability = suite<World>('inquiries across a crashing server process')
+
+durability.before.each(async (world) => {
+  world.dir = mkdtempSync(join(tmpdir(), 'frontdesk-durability-'))
+  world.db = join(world.dir, 'frontdesk.db')
+  world.children = []
+  const pems = await createDevCert()
+  world.ca = pems.cert
+  world.certFile = join(world.dir, 'cert.pem')
+  world.keyFile = join(world.dir, 'key.pem')
+  writeFileSync(world.certFile, pems.cert)
+  writeFileSync(world.keyFile, pems.key)
+  const store = openSqliteStore({ path: world.db })
+  const ctx = createFrontdesk({ store }).context
+  const tenant = await createTenant(ctx, { code: 'acme' })
+  world.apiKey = (await createApiKey(ctx, { tenantCode: 'acme', name: 'form', permissions: ['inquiry:create'] })).key
+  const at = new Date().toISOString()
+  await store.transaction((tx) =>
+    tx.putInquiryCategory({ tenant_id: tenant.id, id: newId('icat'), code: 'general', name: 'General', description: '', sort: 0, active: true, message: '', created_at: at, updated_at: at }),
+  )
+  await store.close()
+})
+
+durability.after.each(async (world) => {
+  await Promise.all(world.children.map(killed))
+  rmSync(world.dir, { recursive: true, force: true })
+})
+
+durability('every acknowledged inquiry survives SIGKILL of the server mid-burst, and the database is intact', async (world) => {
+  const { child, url } = await startChild(world)
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 16 })
+  const target = { url, ca: world.ca, agent }
+  const acked = new Map<string, { title: string; key: string }>()
+  let sent = 0
+  let stop = false
+  const worker = async (w: number) => {
+    for (let i = 0; !stop && i < 200; i++) {
+      const title = `burst ${w}-${i}`
+      const key = `k-${w}-${i}`
+      sent++
+      let response: AgentResponse
+      try {
+        response = await agentRequest(target, 'POST', '/v1/inquiries', { 'x-api-key': world.apiKey, 'idempotency-key': key }, { ...BODY, title })
+      } catch {
+        return // the server is gone
+      }
+      if (response.status !== 201 || response.body?.id === undefined) throw new Error(`unexpected ${response.status}`)
+      acked.set(response.body.id, { title, key })
+      if (acked.size === 60) {
+        stop = true
+        // Hint: other workers still have requests in flight: this is the crash under load.
+        child.kill('SIGKILL')
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, (_, w) => worker(w)))
+  agent.destroy()
+  await killed(child)
+  assert.ok(acked.size >= 60, `only ${acked.size} acknowledged of ${sent}`)
+  assert.ok(sent > acked.size, 'the kill must cut requests in flight')
+
+  const store = openSqliteStore({ path: world.db })
+  try {
+    assert.equal(store.db.pragma('integrity_check'), [{ integrity_check: 'ok' }])
+    const frontdesk = createFrontdesk({ store })
+    const principal = await frontdesk.authenticate({ apiKey: world.apiKey, authorization: false }, 'inquiry:create')
+    for (const [id, { title, key }] of acked) {
+      const stored = await store.getInquiry(principal.tenant.id, id)
+      assert.is(stored?.title, title, `acknowledged inquiry ${id} was lost`)
+      // The stored idempotent response came through the crash with it.
+      const replay = await frontdesk.createInquiry(principal, { ...BODY, title }, key)
+      assert.is(replay.replayed, true)
+      assert.is(replay.body.id, id)
+    }
+  } finally {
+    await store.close()
+  }
+})
+
+durability('two server processes over one database create exactly one inquiry for one Idempotency-Key', async (world) => {
+  const servers = await Promise.all([startChild(world), startChild(world)])
+  const agents = servers.map(() => new https.Agent({ keepAlive: true, maxSockets: 25 }))
+  const headers = { 'x-api-key': world.apiKey }
+  try {
+    const targets = servers.map((server, i) => ({ url: server.url, ca: world.ca, agent: agents[i] as https.Agent }))
+    await Promise.all(targets.flatMap((target) => Array.from({ length: 25 }, () => agentRequest(target, 'GET', '/v1/inquiries/categories', headers))))
+    const responses = await Promise.all(
+      targets.flatMap((target) => Array.from({ length: 25 }, () => agentRequest(target, 'POST', '/v1/inquiries', { ...headers, 'idempotency-key': 'one' }, { ...BODY, title: 'once' }))),
+    )
+    const statuses = responses.map((r) => r.status)
+    assert.ok(statuses.every((s) => s === 201 || s === 409), statuses.join(','))
+    const fresh = responses.filter((r) => r.status === 201 && !r.replayed)
+    assert.is(fresh.length, 1)
+    for (const r of responses.filter((r) => r.status === 201)) assert.is(r.body?.id, fresh[0]?.body?.id)
+  } finally {
+    for (const agent of agents) agent.destroy()
+    await Promise.all(servers.map((server) => killed(server.child)))
+  }
+  const store = openSqliteStore({ path: world.db })
+  try {
+    const tenant = await store.getTenantByCode('acme')
+    assert.is((await store.listInquiries(tenant?.id ?? '', { limit: 10 })).length, 1)
+  } finally {
+    await store.close()
+  }
+})
+
+durability.run()
