@@ -1,0 +1,186 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { StorageUnavailableError } from '@frontdesk/core'
+import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
+import { openTempStore } from '../test/util/temp-store.ts'
+import { openSqliteStore } from './sqlite-store.ts'
+
+const T = 'ten_1'
+
+const locking = suite('sqlite store: locks held by other processes')
+
+locking('a write waits asynchronously for another connection’s lock, then fails with StorageUnavailableError', async () => {
+  const { store, path, cleanup } = openTempStore({ busyTimeoutMs: 300 })
+  const other = new Database(path)
+  other.exec('BEGIN IMMEDIATE')
+  let ticks = 0
+  const timer = setInterval(() => ticks++, 10)
+  const started = Date.now()
+  const error = await store.createTenant(aTenant(T)).then(() => null, (e: unknown) => e)
+  const elapsed = Date.now() - started
+  clearInterval(timer)
+  assert.instance(error, StorageUnavailableError)
+  assert.ok((error as Error).cause, 'the driver error is kept as the cause')
+  assert.ok(elapsed >= 250 && elapsed < 3_000, `waited ${elapsed} ms`)
+  assert.ok(ticks >= 5, `the event loop kept running while waiting (${ticks} ticks)`)
+  const failedTx = await store.transaction(async () => assert.unreachable('work ran without the lock')).then(() => null, (e: unknown) => e)
+  assert.instance(failedTx, StorageUnavailableError)
+  other.exec('ROLLBACK')
+  other.close()
+  await store.createTenant(aTenant(T))
+  assert.ok(await store.getTenant(T), 'writes work again once the lock is gone')
+  await cleanup()
+})
+
+locking('a write waiting for a lock goes through as soon as the other connection commits', async () => {
+  const { store, path, cleanup } = openTempStore({ busyTimeoutMs: 5_000 })
+  const other = new Database(path)
+  other.exec('BEGIN IMMEDIATE')
+  other.prepare("INSERT INTO tenants (id, code, name, created_at) VALUES ('ten_o', 'other', 'Other', 'now')").run()
+  setTimeout(() => other.exec('COMMIT'), 150)
+  await store.createTenant(aTenant(T))
+  assert.equal((await store.listTenants()).map((t) => t.code), ['other', 'ten-1'])
+  other.close()
+  await cleanup()
+})
+
+locking('reads go on while another connection holds the write lock, and see only committed data', async () => {
+  const { store, path, cleanup } = openTempStore({ busyTimeoutMs: 200 })
+  await store.createTenant(aTenant(T))
+  const other = new Database(path)
+  other.exec('BEGIN IMMEDIATE')
+  other.prepare("INSERT INTO tenants (id, code, name, created_at) VALUES ('ten_o', 'other', 'Other', 'now')").run()
+  assert.equal((await store.listTenants()).map((t) => t.id), [T])
+  assert.is(typeof (await store.revision(T)), 'number')
+  other.exec('ROLLBACK')
+  other.close()
+  await cleanup()
+})
+
+locking.run()
+
+const shared = suite('sqlite store: several stores on one file')
+
+shared('a second store on the same file sees the first one’s writes and revision changes', async () => {
+  const { store: first, path, cleanup } = openTempStore()
+  const second = openSqliteStore({ path })
+  await first.createTenant(aTenant(T))
+  assert.ok(await second.getTenant(T))
+  const before = await second.revision(T)
+  assert.is(await second.revision(T), before)
+  await first.transaction((tx) => tx.putCategory(aCategory(T, 'cat_1')))
+  const after = await second.revision(T)
+  assert.is.not(after, before)
+  await second.transaction((tx) => tx.putTag(aTag(T, 'tag_1')))
+  assert.is.not(await first.revision(T), after)
+  assert.ok(await first.getTag(T, 'tag_1'))
+  await second.close()
+  await cleanup()
+})
+
+shared('change_log gets a row for every changed content item, category and tag, links and fields included', async () => {
+  const { store, cleanup } = openTempStore()
+  await store.createTenant(aTenant(T))
+  const log = () => store.db.prepare('SELECT tenant_id, entity, entity_id FROM change_log ORDER BY seq').all() as object[]
+  await store.transaction(async (tx) => {
+    await tx.putCategory(aCategory(T, 'cat_1'))
+    await tx.putTag(aTag(T, 'tag_1'))
+    await tx.putContent(aContent(T, 'cnt_1', 'cat_1', { tags: [{ id: 'tag_1', name: '1' }], fields: { f: 1 } }))
+  })
+  const entries = log()
+  assert.equal(entries.slice(0, 2), [
+    { tenant_id: T, entity: 'category', entity_id: 'cat_1' },
+    { tenant_id: T, entity: 'tag', entity_id: 'tag_1' },
+  ])
+  assert.ok(entries.slice(2).every((e) => JSON.stringify(e) === JSON.stringify({ tenant_id: T, entity: 'content', entity_id: 'cnt_1' })))
+  assert.is(entries.length, 5, 'the item, its tag link and its field value')
+  const count = entries.length
+  await store.transaction((tx) => tx.putContent(aContent(T, 'cnt_1', 'cat_1', { tags: [{ id: 'tag_1', name: '1' }], fields: { f: 1 }, title: 'New' })))
+  assert.is(log().length, count + 1, 'unchanged links and fields are not rewritten')
+  await store.transaction((tx) => tx.deleteContent(T, 'cnt_1'))
+  assert.ok(log().length > count + 1)
+  assert.equal(log().at(-1), { tenant_id: T, entity: 'content', entity_id: 'cnt_1' })
+  await cleanup()
+})
+
+shared.run()
+
+const misuse = suite('sqlite store: misuse fails loudly')
+
+misuse('a transaction inside a transaction, or a store write inside one, is refused instead of deadlocking', async () => {
+  const { store, cleanup } = openTempStore()
+  await store.createTenant(aTenant(T))
+  const nested = await store
+    .transaction(async () => store.transaction(async () => 1))
+    .then(() => null, (e: unknown) => e)
+  assert.match(String(nested), /do not nest/)
+  const write = await store.transaction(async () => store.createTenant(aTenant('ten_2'))).then(() => null, (e: unknown) => e)
+  assert.match(String(write), /do not nest/)
+  assert.is(await store.getTenant('ten_2'), null)
+  await cleanup()
+})
+
+misuse('a transaction object used after its transaction ended is refused', async () => {
+  const { store, cleanup } = openTempStore()
+  await store.createTenant(aTenant(T))
+  let leaked: Parameters<Parameters<typeof store.transaction>[0]>[0] | undefined
+  await store.transaction(async (tx) => {
+    leaked = tx
+  })
+  const error = await leaked?.putTag(aTag(T, 'tag_1')).then(() => null, (e: unknown) => e)
+  assert.match(String(error), /already ended/)
+  assert.is(await store.getTag(T, 'tag_1'), null)
+  await cleanup()
+})
+
+misuse('a closed store refuses work; closing twice is harmless', async () => {
+  const { store, cleanup } = openTempStore()
+  await store.close()
+  await store.close()
+  assert.match(String(await store.getTenant(T).catch((e: unknown) => e)), /closed/)
+  assert.match(String(await store.createTenant(aTenant(T)).catch((e: unknown) => e)), /closed/)
+  await cleanup()
+})
+
+misuse.run()
+
+const durability = suite('sqlite store: durability')
+
+durability('every acknowledged inquiry survives kill -9 of the process the moment after', async () => {
+  const { store, path, cleanup } = openTempStore()
+  await store.createTenant(aTenant(T))
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/insert-inquiries-child.ts', import.meta.url)), path],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const acked: string[] = []
+  await new Promise<void>((resolve, reject) => {
+    const timeout = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error('the child acknowledged too few inquiries in time'))
+    }, 20_000)
+    let buffer = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString()
+      const lines = buffer.split('\n')
+      buffer = lines.pop() ?? ''
+      for (const line of lines) acked.push(line.replace(/^ack /, ''))
+      if (acked.length >= 20 && !child.killed) {
+        child.kill('SIGKILL')
+        clearTimeout(timeout)
+      }
+    })
+    child.on('exit', () => resolve())
+  })
+  assert.ok(acked.length >= 20)
+  const reopened = openSqliteStore({ path })
+  for (const id of acked) assert.ok(await reopened.getInquiry(T, id), `${id} was acknowledged and must be there`)
+  await reopened.close()
+  await cleanup()
+})
+
+durability.run()
