@@ -1,6 +1,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { join } from 'node:path'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { isoAt } from '../app/clock.ts'
+import { createFrontdesk } from '../app/frontdesk.ts'
 import { ValidationError } from '../errors/frontdesk-error.ts'
 import type { FieldDefinition } from '../model/category.ts'
 import type { ContentFixture } from './content-fixture.test-util.ts'
@@ -153,6 +156,21 @@ test('a cursor used with other filters or sort is refused on cursor', async ({ f
   assert.instance(error, ValidationError)
   assert.equal((error as ValidationError).details?.map((d) => d.field), ['cursor'])
   assert.is((await list(f, principal, `limit=5&cursor=${cursor}`)).items.length, 1)
+})
+
+test('a cursor keeps working in another process over the same database', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const news = await f.category(tenant, { code: 'news' })
+  const items = [await f.content(tenant, news), await f.content(tenant, news), await f.content(tenant, news)]
+  const cursor = (await list(f, principal, 'limit=2&sort=title:desc')).pagination.next_cursor ?? ''
+  const store = openSqliteStore({ path: join(f.dir, 'frontdesk.db') })
+  try {
+    const other = createFrontdesk({ store, clock: f.clock })
+    const body = (await other.listContents(principal, new URLSearchParams(`sort=title:desc&limit=2&cursor=${cursor}`))).body
+    assert.equal(body.items.map((i) => i.id), [items[0]?.id])
+  } finally {
+    await store.close()
+  }
 })
 
 test('every invalid parameter is reported in one error', async ({ f }) => {

@@ -62,6 +62,18 @@ test('unknown parameters are refused by name', () => {
   ])
 })
 
+test('tags and tag_ids hold at most 20 names or ids, each well-formed', () => {
+  const many = Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')
+  assert.equal(parse(`tags=${many}`).details, [{ field: 'tags', message: 'must hold at most 20 tags' }])
+  assert.equal(parse(`tag_ids=${many}`).details, [{ field: 'tag_ids', message: 'must hold at most 20 tag ids' }])
+  assert.equal(fields(`tags=${'x'.repeat(101)}`), ['tags'])
+  assert.equal(parse('tag_ids=a,').details, [{ field: 'tag_ids', message: 'must not hold an empty tag id' }])
+})
+
+test('an overlong unknown parameter name is clipped in the report', () => {
+  assert.is(parse(`${'p'.repeat(500)}=1`).details[0]?.field, `${'p'.repeat(100)}…`)
+})
+
 test('limit takes whole numbers from 1 to 100 only', () => {
   for (const bad of ['0', '101', '-1', '1.5', '1e2', ' 5', 'ten', '', '9999999']) assert.equal(fields(`limit=${encodeURIComponent(bad)}`), ['limit'], bad)
   assert.is(parse('limit=1').params.limit, 1)

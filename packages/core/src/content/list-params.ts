@@ -144,7 +144,7 @@ export function parseListParams(search: URLSearchParams): { params: ListParams; 
   for (const key of new Set(search.keys())) {
     // Hint: only known names become keys, so `__proto__` and friends stay plain unknowns.
     if (!KNOWN.has(key)) {
-      unknown.push({ field: key, message: 'is not a parameter of this endpoint' })
+      unknown.push({ field: clip(key, 100), message: 'is not a parameter of this endpoint' })
       continue
     }
     const values = search.getAll(key)
@@ -195,6 +195,6 @@ function validFields(input: Record<string, string | string[]>, details: ErrorDet
   return again.success ? again.output : {}
 }
 
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+function clip(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
 }
