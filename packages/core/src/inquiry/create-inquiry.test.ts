@@ -5,7 +5,8 @@ import { isoAt } from '../app/clock.ts'
 import { FrontdeskError, IdempotencyError, ValidationError } from '../errors/frontdesk-error.ts'
 import type { InquiryRecord } from '../model/inquiry.ts'
 import type { Store } from '../port/store.ts'
-import { IDEMPOTENCY_STALE_MS, IDEMPOTENCY_WINDOW_MS } from './idempotency-key.ts'
+import { IDEMPOTENCY_STALE_MS, IDEMPOTENCY_WINDOW_MS, inquiryRequestHash } from './idempotency-key.ts'
+import { parseInquiryInput } from './inquiry-input.ts'
 import { DEFAULT_INQUIRY_MESSAGE } from './inquiry-created.ts'
 import type { InquiryFixture } from './inquiry-fixture.test-util.ts'
 import { inquiryFixture, VALID_BODY, within } from './inquiry-fixture.test-util.ts'
@@ -172,6 +173,21 @@ create('a category refused after the key was claimed releases the key for a retr
   const reply = await f.frontdesk.createInquiry(f.principal, body, 'k-later')
   assert.is(reply.status, 201)
   assert.is(reply.replayed, undefined)
+})
+
+create('a stored response that is not a creation response is an internal error, never replayed as such', async ({ f }) => {
+  const parsed = parseInquiryInput(VALID_BODY)
+  if (!parsed.ok) throw new Error('fixture body is invalid')
+  const now = f.clock.now()
+  const times = { now: isoAt(now), expiredBefore: isoAt(now - IDEMPOTENCY_WINDOW_MS), staleBefore: isoAt(now - IDEMPOTENCY_STALE_MS) }
+  await f.store.claimIdempotencyKey(f.principal.tenant.id, 'odd', inquiryRequestHash(parsed.value), times)
+  const first = await f.frontdesk.createInquiry(f.principal, { ...VALID_BODY, title: 'other' })
+  const record = await f.store.getInquiry(f.principal.tenant.id, first.body.id)
+  if (record === null) throw new Error('not stored')
+  await f.store.insertInquiry({ ...record, id: 'inq_odd' }, { key: 'odd', response: { status: 201, body: { unexpected: true } } })
+  const error = await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'odd').then(() => null, (e: unknown) => e)
+  assert.instance(error, Error)
+  assert.not.instance(error, FrontdeskError)
 })
 
 create('50 concurrent requests with one key create exactly one inquiry', async ({ f }) => {
