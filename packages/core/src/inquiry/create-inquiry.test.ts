@@ -115,6 +115,16 @@ create('a repeat with the same key and the same body replays the first response 
   assert.is(await count(f), 1)
 })
 
+create('a replay still answers after its category was switched off', async ({ f }) => {
+  const first = await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'before-close')
+  await f.category(f.principal.tenant.id, { code: 'general', active: false })
+  const again = await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'before-close')
+  assert.is(again.replayed, true)
+  assert.equal(again.body, first.body)
+  const fresh = await refusal(f.frontdesk.createInquiry(f.principal, VALID_BODY, 'after-close'))
+  assert.equal(fresh.details, [{ field: 'category_code', message: 'must be the code of an active inquiry category' }])
+})
+
 create('the same key with a different body is refused as reused (422)', async ({ f }) => {
   await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'k1')
   const error = await refusal(f.frontdesk.createInquiry(f.principal, { ...VALID_BODY, title: 'Another question' }, 'k1'))
