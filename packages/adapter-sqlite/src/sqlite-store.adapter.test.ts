@@ -145,6 +145,17 @@ misuse('a closed store refuses work; closing twice is harmless', async () => {
   await cleanup()
 })
 
+misuse('close lets writes already requested finish, then closes', async () => {
+  const { store, path, cleanup } = openTempStore()
+  const writes = ['ten_1', 'ten_2', 'ten_3'].map((id) => store.createTenant(aTenant(id)))
+  await store.close()
+  await Promise.all(writes)
+  const reopened = openSqliteStore({ path })
+  assert.is((await reopened.listTenants()).length, 3)
+  await reopened.close()
+  await cleanup()
+})
+
 misuse.run()
 
 const durability = suite('sqlite store: durability')

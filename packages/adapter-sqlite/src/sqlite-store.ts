@@ -1,13 +1,13 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Database } from 'better-sqlite3'
 import type {
   ApiKeyRecord, CategoryRecord, ContentQuery, ContentRecord, ContentWriter, IdempotencyClaim, InquiryCategoryRecord,
   InquiryRecord, InquiryStatus, PreviewTokenRecord, Store, StoredResponse, TagRecord, Tenant,
 } from '@frontdesk/core'
-import { AsyncMutex } from './connection/async-mutex.ts'
 import { withBusyRetry, wrapBusy } from './connection/busy-retry.ts'
 import { LOCK_WAIT_SLICE_MS, openConnection } from './connection/open-connection.ts'
 import type { Connection } from './connection/statement-cache.ts'
+import { WriteGate } from './connection/write-gate.ts'
+import type { CommitDurability } from './connection/write-gate.ts'
 import { ContentAccess } from './content-access.ts'
 import { migrate } from './migrations/migrate.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
@@ -55,12 +55,10 @@ export class SqliteStore implements Store {
   readonly #reader: Connection
   readonly #writer: Connection
   readonly #busyTimeoutMs: number
-  readonly #mutex = new AsyncMutex()
-  readonly #inWrite = new AsyncLocalStorage<true>()
+  readonly #gate: WriteGate
   readonly #contents: ContentAccess
   readonly #revisions = new Map<string, number>()
   #dataVersion = -1
-  #closed = false
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path
@@ -75,6 +73,7 @@ export class SqliteStore implements Store {
       throw error
     }
     this.db = this.#reader.db
+    this.#gate = new WriteGate(this.#writer, this.#busyTimeoutMs)
     this.#contents = new ContentAccess(this.#reader, (step) => this.#read(step))
   }
 
@@ -147,7 +146,9 @@ export class SqliteStore implements Store {
     return this.#read(() => selectApiKeys(this.#reader, tenantId))
   }
   updateApiKey(id: string, patch: Partial<Pick<ApiKeyRecord, 'disabled_at' | 'last_used_at' | 'rate_limit'>>): Promise<boolean> {
-    return this.#write(() => updateApiKeyColumns(this.#writer, id, patch))
+    // Hint: a lost last-use stamp is harmless; a lost disable or rate limit is not.
+    const stampOnly = Object.keys(patch).every((column) => column === 'last_used_at')
+    return this.#write(() => updateApiKeyColumns(this.#writer, id, patch), stampOnly ? 'normal' : 'full')
   }
   deleteApiKey(id: string): Promise<boolean> {
     return this.#write(() => deleteApiKeyRow(this.#writer, id))
@@ -188,16 +189,16 @@ export class SqliteStore implements Store {
     requestHash: string,
     times: { now: string; expiredBefore: string; staleBefore: string },
   ): Promise<IdempotencyClaim> {
-    return this.#write(() => claimKey(this.#writer, tenantId, key, requestHash, times))
+    return this.#write(() => claimKey(this.#writer, tenantId, key, requestHash, times), 'normal')
   }
   releaseIdempotencyKey(tenantId: string, key: string): Promise<void> {
-    return this.#write(() => releaseKey(this.#writer, tenantId, key))
+    return this.#write(() => releaseKey(this.#writer, tenantId, key), 'normal')
   }
 
   // ── transactions, revision, lifecycle
 
   transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T> {
-    return this.#exclusive(async () => {
+    return this.#gate.run(async () => {
       let open = true
       const tx = new ContentAccess(this.#writer, (step) => {
         if (!open) return Promise.reject(new Error('The transaction has already ended'))
@@ -232,43 +233,18 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return
-    this.#closed = true
-    // Hint: queued writes finish first; nothing new can start once `#closed` is set.
-    await this.#mutex.run(async () => undefined)
+    if (this.#gate.closed) return
+    await this.#gate.close()
     this.#reader.db.close()
     this.#writer.db.close()
   }
 
   #read<T>(step: () => T): Promise<T> {
-    if (this.#closed) return Promise.reject(new Error('The store is closed'))
+    if (this.#gate.closed) return Promise.reject(new Error('The store is closed'))
     return withBusyRetry(this.#busyTimeoutMs, step)
   }
 
-  #write<T>(step: () => T): Promise<T> {
-    return this.#exclusive(async () => step())
-  }
-
-  /** Runs `work` holding the writer: in-process queue, then `BEGIN IMMEDIATE`, then COMMIT or ROLLBACK. */
-  #exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#inWrite.getStore() === true) {
-      return Promise.reject(new Error('Transactions do not nest: use the transaction object for writes inside it'))
-    }
-    if (this.#closed) return Promise.reject(new Error('The store is closed'))
-    return this.#mutex.run(() =>
-      this.#inWrite.run(true, async () => {
-        if (this.#closed) throw new Error('The store is closed')
-        const db = this.#writer.db
-        await withBusyRetry(this.#busyTimeoutMs, () => this.#writer.prepare('BEGIN IMMEDIATE').run())
-        try {
-          const result = await work()
-          this.#writer.prepare('COMMIT').run()
-          return result
-        } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK')
-          throw wrapBusy(error)
-        }
-      }),
-    )
+  #write<T>(step: () => T, durability?: CommitDurability): Promise<T> {
+    return this.#gate.run(async () => step(), durability)
   }
 }

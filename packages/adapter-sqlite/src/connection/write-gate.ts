@@ -1,0 +1,73 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { AsyncMutex } from './async-mutex.ts'
+import { withBusyRetry, wrapBusy } from './busy-retry.ts'
+import type { Connection } from './statement-cache.ts'
+
+/**
+ * How hard a commit is pushed to disk. `full` (the default) fsyncs the WAL before the commit
+ * returns: it survives power loss. `normal` leaves the sync to the next checkpoint or `full`
+ * commit: it survives a crash of the process (`kill -9`), not of the machine, at a fraction of
+ * the cost; for bookkeeping whose loss is harmless (idempotency claims, last-use stamps).
+ */
+export type CommitDurability = 'full' | 'normal'
+
+/**
+ * The single way to write: holds the writer connection for one transaction at a time.
+ * In-process writers queue on an async mutex; another process's lock is waited for with
+ * `BEGIN IMMEDIATE` retried asynchronously (see `withBusyRetry`) up to `busyTimeoutMs`.
+ */
+export class WriteGate {
+  readonly #writer: Connection
+  readonly #busyTimeoutMs: number
+  readonly #mutex = new AsyncMutex()
+  readonly #inside = new AsyncLocalStorage<true>()
+  #closed = false
+
+  constructor(writer: Connection, busyTimeoutMs: number) {
+    this.#writer = writer
+    this.#busyTimeoutMs = busyTimeoutMs
+  }
+
+  /** Whether `close()` was called. */
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  /**
+   * Runs `work` in one transaction on the writer: COMMIT when it resolves, ROLLBACK when it
+   * rejects (the rejection passes on, busy errors as `StorageUnavailableError`).
+   * Refused inside another `run` (it would wait for itself forever).
+   */
+  run<T>(work: () => Promise<T>, durability: CommitDurability = 'full'): Promise<T> {
+    if (this.#inside.getStore() === true) {
+      return Promise.reject(new Error('Transactions do not nest: use the transaction object for writes inside it'))
+    }
+    if (this.#closed) return Promise.reject(new Error('The store is closed'))
+    return this.#mutex.run(() =>
+      this.#inside.run(true, async () => {
+        const conn = this.#writer
+        // Hint: the safety level may not change inside a transaction; it applies to the commit.
+        if (durability === 'normal') conn.db.pragma('synchronous = NORMAL')
+        try {
+          await withBusyRetry(this.#busyTimeoutMs, () => conn.prepare('BEGIN IMMEDIATE').run())
+          try {
+            const result = await work()
+            conn.prepare('COMMIT').run()
+            return result
+          } catch (error) {
+            if (conn.db.inTransaction) conn.db.exec('ROLLBACK')
+            throw wrapBusy(error)
+          }
+        } finally {
+          if (durability === 'normal') conn.db.pragma('synchronous = FULL')
+        }
+      }),
+    )
+  }
+
+  /** Lets queued writes finish, then refuses new ones. */
+  async close(): Promise<void> {
+    this.#closed = true
+    await this.#mutex.run(async () => undefined)
+  }
+}
