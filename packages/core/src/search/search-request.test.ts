@@ -44,6 +44,10 @@ test('every invalid field is reported at once, unknown fields included', () => {
   assert.equal(fields({ query: '', from: -1, size: 101, sort: 'title:asc', tags: 'x', extra: 1, other: 2 }).sort(), ['extra', 'from', 'other', 'query', 'size', 'sort', 'tags'])
 })
 
+test('sort and filter are checked even when other fields are invalid', () => {
+  assert.equal(fields({ query: '', sort: 'custom_nope:asc', filter: { custom_price: { gt: 'x' } } }), ['query', 'sort', 'filter.custom_price.gt'])
+})
+
 test('a body that is not an object is invalid as a whole', () => {
   for (const body of [null, [], 'query', 3, undefined]) assert.equal(fields(body), ['body'])
 })
@@ -59,6 +63,8 @@ test('from + size may not exceed 10,000', () => {
   assert.is(parseSearchRequest({ query: 'a', from: 9_900, size: 100 }, categories).from, 9_900)
   assert.equal(fields({ query: 'a', from: 9_901, size: 100 }), ['from'])
   assert.equal(fields({ query: 'a', from: 1.5 }), ['from'])
+  assert.equal(fields({ query: '', from: 10_000 }).sort(), ['from', 'query'])
+  assert.equal(fields({ query: 'a', from: 10_000.5 }), ['from'])
   assert.equal(fields({ query: 'a', size: '10' }), ['size'])
 })
 
@@ -155,6 +161,8 @@ test('any body either parses or fails with a ValidationError naming fields', () 
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error
         assert.ok((error.details ?? []).length > 0)
+        const names = (error.details ?? []).map((d) => d.field)
+        assert.is(new Set(names).size, names.length, 'one detail per field')
         for (const detail of error.details ?? []) assert.ok(detail.field.length > 0 && detail.message.length > 0)
       }
     }),

@@ -73,28 +73,34 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
   }
   const parsed = v.safeParse(BodySchema, body, { abortEarly: false })
   if (!parsed.success) details.push(...issuesToDetails(parsed.issues))
-  const input = parsed.success ? parsed.output : null
-
-  const category = input?.category_id === undefined ? undefined : categories.find((c) => c.id === input.category_id)
+  // Hint: sort and filter are checked even when other fields failed, so every problem shows at once.
+  const raw = body as Record<string, unknown>
+  const categoryId = typeof raw.category_id === 'string' ? raw.category_id : undefined
+  const category = categoryId === undefined ? undefined : categories.find((c) => c.id === categoryId)
   // Field names come from the category asked for; without one (or an unknown one), from every category.
   const fieldsByName = fieldIndex(category === undefined ? categories : [category])
 
   let sort: SearchSort = { kind: 'relevance' }
-  if (input?.sort !== undefined) {
-    const resolved = resolveSort(input.sort, fieldsByName)
+  if (typeof raw.sort === 'string' && SORT.test(raw.sort)) {
+    const resolved = resolveSort(raw.sort, fieldsByName)
     if (resolved === null) details.push({ field: 'sort', message: 'names no custom field of the category' })
     else sort = resolved
   }
   let filters: FieldCondition[] = []
-  if (input?.filter !== undefined) {
-    const result = parseSearchFilter(input.filter, fieldsByName)
+  if (raw.filter !== undefined) {
+    const result = parseSearchFilter(raw.filter, fieldsByName)
     details.push(...result.details)
     filters = result.conditions
   }
-  if (input !== null && input.from + input.size > SEARCH_LIMITS.maxWindow) {
+  const input = parsed.success ? parsed.output : null
+  const from = raw.from === undefined ? 0 : raw.from
+  const size = raw.size === undefined ? SEARCH_LIMITS.defaultSize : raw.size
+  if (typeof from === 'number' && typeof size === 'number' && from + size > SEARCH_LIMITS.maxWindow) {
     details.push({ field: 'from', message: `from + size must be at most ${SEARCH_LIMITS.maxWindow}` })
   }
-  if (details.length > 0 || input === null) throw new ValidationError(details)
+  if (details.length > 0 || input === null) {
+    throw new ValidationError(details.filter((detail, i) => details.findIndex((d) => d.field === detail.field) === i))
+  }
 
   return {
     query: input.query,
