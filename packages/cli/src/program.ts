@@ -1,11 +1,13 @@
 import { Command } from 'commander'
 import type { CliEnv } from './env.ts'
 import * as content from './commands/content.ts'
+import * as demo from './commands/demo.ts'
 import * as exportCommand from './commands/export.ts'
 import * as importCommand from './commands/import.ts'
 import * as inquiry from './commands/inquiry.ts'
 import * as key from './commands/key.ts'
 import * as preview from './commands/preview.ts'
+import * as serve from './commands/serve.ts'
 import * as tenant from './commands/tenant.ts'
 
 /** What every `commands/<name>.ts` exports: a function adding its command(s) to the program. */
@@ -25,6 +27,8 @@ const COMMANDS: CommandModule[] = [
   content,
   preview,
   inquiry,
+  serve,
+  demo,
 ]
 
 /**

@@ -1,0 +1,108 @@
+import type { Command } from 'commander'
+import { Option } from 'commander'
+import { resolve } from 'node:path'
+import { createApiKey, createFrontdesk, createTenant, deleteApiKey, importRecords, listApiKeys } from '@frontdesk/core'
+import type { CliEnv } from '../env.ts'
+import { DEMO_TENANT } from '../demo/demo-catalog.ts'
+import { demoExamples, shellQuote } from '../demo/demo-examples.ts'
+import { demoRecords } from '../demo/demo-records.ts'
+import type { RunningServer } from './serve.ts'
+import { DEFAULT_PORT, devCertDir, parsePort, startServer, untilStopped } from './serve.ts'
+
+/** The demo database when `--db` is not given (never `$FRONTDESK_DB`: the demo must not seed a real database by accident). */
+export const DEMO_DB = './frontdesk-demo.db'
+/** The name of the demo's API key; older keys of that name are deleted on each run. */
+const DEMO_KEY_NAME = 'demo'
+
+/** Options of `frontdesk demo`. */
+export interface DemoOptions {
+  /** Database file (default `./frontdesk-demo.db`). */
+  db?: string
+  /** First port to try (the next 20 are tried when busy; 0 = any free port). Default 8443. */
+  port?: number
+}
+
+/** A running demo: the server, the key it printed and the certificate clients trust. */
+export interface RunningDemo extends RunningServer {
+  key: string
+  certPath: string
+}
+
+/**
+ * Seeds the demo site (tenant `demo`, English and Japanese content, inquiry categories) into
+ * the database, idempotently, creates a fresh key with `cms:*` and `inquiry:create` (deleting
+ * the previous demo keys) and serves HTTPS on 127.0.0.1 with the development certificate.
+ */
+export async function startDemo(options: DemoOptions, cwd: string): Promise<RunningDemo> {
+  const dbPath = resolve(cwd, options.db ?? DEMO_DB)
+  const key = await seedDemo(dbPath)
+  const { ensureDevCert } = await import('@frontdesk/http')
+  const cert = await ensureDevCert(devCertDir(dbPath))
+  const running = await startServer(dbPath, { tls: { cert: cert.cert, key: cert.key } }, { host: '127.0.0.1', port: options.port ?? DEFAULT_PORT, portFallback: true })
+  return { ...running, key, certPath: cert.certPath }
+}
+
+async function seedDemo(dbPath: string): Promise<string> {
+  const { openSqliteStore } = await import('@frontdesk/adapter-sqlite')
+  const store = openSqliteStore({ path: dbPath })
+  try {
+    const ctx = createFrontdesk({ store }).context
+    if ((await store.getTenantByCode(DEMO_TENANT)) === null) await createTenant(ctx, { code: DEMO_TENANT, name: 'Example Corp (demo)' })
+    await importRecords(ctx, { tenantCode: DEMO_TENANT, records: demoRecords(ctx.clock.now()) })
+    for (const old of await listApiKeys(ctx, DEMO_TENANT)) {
+      if (old.name === DEMO_KEY_NAME) await deleteApiKey(ctx, old.id)
+    }
+    const created = await createApiKey(ctx, { tenantCode: DEMO_TENANT, name: DEMO_KEY_NAME, permissions: ['cms:*', 'inquiry:create'] })
+    return created.key
+  } finally {
+    await store.close()
+  }
+}
+
+/** The banner `demo` prints: where it runs, the key (shown once) and copy-paste curl lines. */
+export function demoBanner(demo: RunningDemo, dbPath: string): string {
+  const lines = [
+    '',
+    `frontdesk demo: serving ${demo.url}/v1/`,
+    `  database     ${dbPath} (tenant "${DEMO_TENANT}")`,
+    `  certificate  ${demo.certPath} (self-signed, for localhost; curl trusts it with --cacert)`,
+    `  API key      ${demo.key}`,
+    '               (permissions cms:* and inquiry:create; shown only now, a new one is made on each run)',
+    '',
+    'Try it:',
+    '',
+  ]
+  for (const example of demoExamples()) {
+    lines.push(`# ${example.title}`)
+    const parts = ['curl', '--cacert', shellQuote(demo.certPath), '-H', shellQuote(`X-API-Key: ${demo.key}`)]
+    if (example.body !== undefined) {
+      parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(example.body)))
+    }
+    parts.push(shellQuote(`${demo.url}${example.path}`))
+    lines.push(parts.join(' '), '')
+  }
+  lines.push('Press Ctrl+C to stop.', '')
+  return lines.join('\n')
+}
+
+/** `frontdesk demo`: seeds, serves and prints the banner, until SIGINT/SIGTERM (or `signal`). */
+export async function demo(options: DemoOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
+  const running = await startDemo(options, env.cwd)
+  env.stdout.write(demoBanner(running, resolve(env.cwd, options.db ?? DEMO_DB)))
+  await untilStopped(signal)
+  env.stdout.write('frontdesk: stopping the demo\n')
+  await running.stop()
+}
+
+/** Registers `demo`. */
+export function register(program: Command, env: CliEnv): void {
+  program
+    .command('demo')
+    .description(`seed a demo site into ${DEMO_DB} (or --db), serve it over HTTPS and print a key and curl examples`)
+    .addOption(new Option('--port <port>', 'first port to try (the next ones are tried when busy)').default(DEFAULT_PORT).argParser(parsePort))
+    .action((options: { port: number }, command: Command) => {
+      // Hint: only an explicit --db counts; $FRONTDESK_DB may point at a real database.
+      const given: unknown = command.optsWithGlobals()['db']
+      return demo({ ...options, ...(typeof given === 'string' && given !== '' ? { db: given } : {}) }, env)
+    })
+}

@@ -1,0 +1,207 @@
+import type { Command } from 'commander'
+import { Option } from 'commander'
+import { readFileSync } from 'node:fs'
+import type * as http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { dirname, join, resolve } from 'node:path'
+import type { Frontdesk, Store } from '@frontdesk/core'
+import { UsageError } from '@frontdesk/core'
+import type { ServerTransport } from '@frontdesk/http'
+import type { CliEnv } from '../env.ts'
+import { dbPathOf } from '../session.ts'
+
+/** Options of `frontdesk serve`. */
+export interface ServeOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string
+  /** Port; 0 picks a free one. Default 8443. */
+  port?: number
+  /** PEM certificate chain and key files. */
+  cert?: string
+  key?: string
+  /** Use (creating once) a self-signed certificate for localhost, kept beside the database. */
+  devCert?: boolean
+  /** Serve plain HTTP behind a TLS-terminating proxy. */
+  behindProxy?: boolean
+  /** Proxies whose `X-Forwarded-Proto` is believed (addresses or CIDR ranges). Default loopback. */
+  trustedProxy?: string[]
+}
+
+/** A running server over an open database. */
+export interface RunningServer {
+  /** The base URL clients use, e.g. `https://127.0.0.1:8443`. */
+  url: string
+  port: number
+  frontdesk: Frontdesk
+  store: Store
+  /** Stops accepting, lets requests in flight finish (at most `drainMs`), then closes the database. */
+  stop(drainMs?: number): Promise<void>
+}
+
+/** Default port of `serve` and `demo`. */
+export const DEFAULT_PORT = 8443
+/** How long a stopping server waits for requests in flight. */
+const DRAIN_MS = 10_000
+
+/** Where `--dev-cert` keeps its certificate: `.frontdesk/` beside the database. */
+export function devCertDir(dbPath: string): string {
+  return join(dirname(dbPath), '.frontdesk')
+}
+
+/**
+ * Decides how the server meets HTTPS from the options: exactly one of `--cert`/`--key`,
+ * `--dev-cert` or `--behind-proxy`. Refuses anything else with a `UsageError` (CONTRACT §1:
+ * no TLS material and no proxy means no server).
+ */
+export async function transportOf(options: ServeOptions, dbPath: string, cwd: string): Promise<{ transport: ServerTransport; certPath?: string }> {
+  const modes = [options.cert !== undefined || options.key !== undefined, options.devCert === true, options.behindProxy === true].filter(Boolean).length
+  if (modes === 0) {
+    throw new UsageError('refusing to serve without TLS: pass --cert FILE --key FILE, --dev-cert (local development), or --behind-proxy (behind a TLS-terminating proxy)')
+  }
+  if (modes > 1) throw new UsageError('choose one of --cert/--key, --dev-cert or --behind-proxy')
+  if (options.trustedProxy !== undefined && options.behindProxy !== true) throw new UsageError('--trusted-proxy needs --behind-proxy')
+  if (options.behindProxy === true) {
+    return { transport: { behindProxy: true, ...(options.trustedProxy === undefined ? {} : { trustedProxies: options.trustedProxy }) } }
+  }
+  if (options.devCert === true) {
+    const { ensureDevCert } = await import('@frontdesk/http')
+    const dev = await ensureDevCert(devCertDir(dbPath))
+    return { transport: { tls: { cert: dev.cert, key: dev.key } }, certPath: dev.certPath }
+  }
+  if (options.cert === undefined || options.key === undefined) throw new UsageError('--cert and --key go together')
+  const certPath = resolve(cwd, options.cert)
+  return { transport: { tls: { cert: readFileSync(certPath), key: readFileSync(resolve(cwd, options.key)) } }, certPath }
+}
+
+/**
+ * Opens the database at `dbPath` with its search index and serves the API on it. With
+ * `portFallback`, a busy port is skipped for the next ones (up to 20), as `demo` does.
+ */
+export async function startServer(
+  dbPath: string,
+  transport: ServerTransport,
+  options: { host?: string; port?: number; portFallback?: boolean },
+): Promise<RunningServer> {
+  const [{ createSqliteSearch, openSqliteStore }, { createFrontdesk }, { createServer }] = await Promise.all([
+    import('@frontdesk/adapter-sqlite'),
+    import('@frontdesk/core'),
+    import('@frontdesk/http'),
+  ])
+  const store = openSqliteStore({ path: dbPath })
+  const search = createSqliteSearch(store)
+  try {
+    const frontdesk = createFrontdesk({ store, search })
+    // Hint: building the index now keeps the first search request fast.
+    await search.warmUp()
+    const server = createServer(frontdesk, transport)
+    const host = options.host ?? '127.0.0.1'
+    const port = await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
+    const scheme = 'tls' in transport ? 'https' : 'http'
+    return {
+      url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      port,
+      frontdesk,
+      store,
+      async stop(drainMs = DRAIN_MS) {
+        await drain(server, drainMs)
+        await search.close()
+        await store.close()
+      },
+    }
+  } catch (error) {
+    await search.close()
+    await store.close()
+    throw error
+  }
+}
+
+async function listen(server: http.Server, host: string, port: number, fallbacks: number): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await new Promise<void>((done, fail) => {
+        server.once('error', fail)
+        server.listen(port + attempt, host, () => {
+          server.off('error', fail)
+          done()
+        })
+      })
+      return (server.address() as AddressInfo).port
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (code === 'EADDRINUSE' && attempt < fallbacks && port !== 0) continue
+      if (code === 'EADDRINUSE') throw new UsageError(`port ${port + attempt} on ${host} is already in use`, { cause: error })
+      if (code === 'EACCES') throw new UsageError(`not allowed to listen on ${host}:${port + attempt}`, { cause: error })
+      if (code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${host}: no such local address`, { cause: error })
+      throw error
+    }
+  }
+}
+
+/** Stops accepting connections, closes idle ones, and cuts the rest after `drainMs`. */
+function drain(server: http.Server, drainMs: number): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(() => server.closeAllConnections(), drainMs)
+    timer.unref()
+    server.close(() => {
+      clearTimeout(timer)
+      done()
+    })
+    server.closeIdleConnections()
+  })
+}
+
+/** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts). */
+export function untilStopped(signal?: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      signal?.removeEventListener('abort', stop)
+      done()
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    signal?.addEventListener('abort', stop, { once: true })
+  })
+}
+
+/**
+ * `frontdesk serve`: serves the API on the database until SIGINT/SIGTERM (or `signal`), then
+ * shuts down gracefully. Prints the URL once listening.
+ */
+export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
+  const port = options.port ?? DEFAULT_PORT
+  const { transport } = await transportOf(options, dbPath, env.cwd)
+  const running = await startServer(dbPath, transport, { host: options.host ?? '127.0.0.1', port })
+  const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
+  env.stdout.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
+  await untilStopped(signal)
+  env.stdout.write('frontdesk: stopping (letting requests in flight finish)\n')
+  await running.stop()
+}
+
+/** Registers `serve`. */
+export function register(program: Command, env: CliEnv): void {
+  program
+    .command('serve')
+    .description('serve the /v1 API over HTTPS (or behind a TLS-terminating proxy)')
+    .option('--host <address>', 'interface to listen on', '127.0.0.1')
+    .addOption(new Option('--port <port>', 'port to listen on').default(DEFAULT_PORT).argParser(parsePort))
+    .option('--cert <file>', 'PEM certificate (chain) file')
+    .option('--key <file>', 'PEM private key file')
+    .option('--dev-cert', 'use a self-signed certificate for localhost (created once, kept in .frontdesk/ beside the database)')
+    .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
+    .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
+    .action((options: ServeOptions, command: Command) => serve(dbPathOf(command, env), options, env))
+}
+
+/** Parses a `--port` value: an integer from 0 to 65535. */
+export function parsePort(value: string): number {
+  const port = Number(value)
+  if (!/^\d+$/.test(value) || port > 65_535) throw new UsageError(`invalid port: ${value}`)
+  return port
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value]
+}
