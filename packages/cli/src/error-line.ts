@@ -1,14 +1,15 @@
 import { CommanderError } from 'commander'
-import { FrontdeskError } from '@frontdesk/core'
+import { FrontdeskError, ValidationError } from '@frontdesk/core'
 
 /**
  * The one-line message of an error, as the CLI prints it. Frontdesk errors say what was wrong
- * (with their details); commander's usage errors lose their `error: ` prefix; anything else is
+ * (a `ValidationError` with its details); commander's usage errors lose their `error: ` prefix; anything else is
  * unexpected and is named without a stack, SQL or path.
  */
 export function errorLine(error: unknown): string {
   if (error instanceof FrontdeskError) {
-    const details = error.details ?? []
+    // Hint: a UsageError's message is already complete; a ValidationError says what only in its details.
+    const details = error instanceof ValidationError ? (error.details ?? []) : []
     const text = details.length === 0 ? error.message : `${error.message}: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`
     return oneLine(text)
   }

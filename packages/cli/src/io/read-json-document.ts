@@ -40,6 +40,7 @@ export async function* readJsonDocument(input: AsyncIterable<Buffer | string>): 
     }
     if (!shape.started) throw new UsageError('the JSON document is empty')
     tokenizer.end()
+    if (!shape.complete) throw new UsageError('not a valid JSON document (it ends before its last bracket)')
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(`not a valid JSON document (${error instanceof Error ? error.message : 'parse error'})`)
@@ -67,6 +68,11 @@ class DocumentShape {
   #depth = 0
   #expectKey = false
   #expectArray = false
+
+  /** Whether the top-level object was closed. */
+  get complete(): boolean {
+    return this.started && this.#depth === 0
+  }
 
   check({ token, value }: ParsedTokenInfo): void {
     if (!this.started) {
