@@ -1,0 +1,158 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import * as http from 'node:http'
+import * as https from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
+import { createDevCert } from '@frontdesk/http'
+import type { CliEnv } from '../env.ts'
+import { bufferOutput } from '../env.ts'
+import { main } from '../main.ts'
+import type { ServeOptions } from './serve.ts'
+import { serve } from './serve.ts'
+
+let dir: string
+
+test.before.each(() => {
+  dir = mkdtempSync(join(tmpdir(), 'frontdesk-serve-'))
+})
+
+test.after.each(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function testEnv(): CliEnv & { stdout: ReturnType<typeof bufferOutput>; stderr: ReturnType<typeof bufferOutput> } {
+  return { stdout: bufferOutput(), stderr: bufferOutput(), stdin: process.stdin, vars: {}, cwd: dir }
+}
+
+async function run(...args: string[]): Promise<{ code: number; stderr: string }> {
+  const env = testEnv()
+  const code = await main(['node', 'frontdesk', ...args], env)
+  return { code, stderr: env.stderr.text() }
+}
+
+/** A database with tenant `acme` and a `cms:read` key. */
+async function seeded(dbPath: string): Promise<string> {
+  const store = openSqliteStore({ path: dbPath })
+  try {
+    const ctx = createFrontdesk({ store }).context
+    await createTenant(ctx, { code: 'acme' })
+    return (await createApiKey(ctx, { tenantCode: 'acme', name: 'k', permissions: ['cms:read'] })).key
+  } finally {
+    await store.close()
+  }
+}
+
+/** Runs `serve` until the returned `stop` is called; resolves once it prints its URL. */
+async function serving(dbPath: string, options: ServeOptions): Promise<{ url: string; env: ReturnType<typeof testEnv>; stop: () => Promise<void> }> {
+  const env = testEnv()
+  const controller = new AbortController()
+  const done = serve(dbPath, { port: 0, ...options }, env, controller.signal)
+  for (let i = 0; i < 200 && !env.stdout.text().includes('serving'); i++) {
+    const failed = await Promise.race([done.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), 25))])
+    if (failed) break
+  }
+  const url = /serving (\S+)\/v1\//.exec(env.stdout.text())?.[1]
+  if (url === undefined) {
+    controller.abort()
+    await done
+    throw new Error(`serve did not start: ${env.stdout.text()} ${env.stderr.text()}`)
+  }
+  return {
+    url,
+    env,
+    async stop() {
+      controller.abort()
+      await done
+    },
+  }
+}
+
+function get(url: string, headers: Record<string, string>, ca?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const client = url.startsWith('https:') ? https : http
+    client
+      .get(url, { headers, agent: false, ...(ca === undefined ? {} : { ca }) }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      .on('error', reject)
+  })
+}
+
+test('serve refuses to start without TLS material or --behind-proxy, in one line, touching nothing', async () => {
+  const db = join(dir, 'x.db')
+  const result = await run('serve', '--db', db, '--port', '0')
+  assert.is(result.code, 1)
+  assert.match(result.stderr, /^frontdesk: refusing to serve without TLS: pass --cert FILE --key FILE, --dev-cert .*, or --behind-proxy .*\n$/)
+  assert.not.ok(existsSync(db))
+})
+
+test('serve refuses contradictory or incomplete options', async () => {
+  const db = join(dir, 'x.db')
+  const cases: [string[], RegExp][] = [
+    [['--dev-cert', '--behind-proxy'], /choose one of/],
+    [['--cert', join(dir, 'c.pem')], /--cert and --key go together/],
+    [['--dev-cert', '--trusted-proxy', '10.0.0.1'], /--trusted-proxy needs --behind-proxy/],
+    [['--behind-proxy', '--trusted-proxy', 'proxy.local'], /Invalid trusted proxy address: proxy\.local/],
+    [['--dev-cert', '--port', '70000'], /invalid port: 70000/],
+    [['--cert', join(dir, 'missing.pem'), '--key', join(dir, 'missing.key')], /no such file or directory/],
+  ]
+  for (const [args, message] of cases) {
+    const result = await run('serve', '--db', db, '--port', '0', ...args)
+    assert.is(result.code, 1, args.join(' '))
+    assert.match(result.stderr, message)
+    assert.is(result.stderr.trim().split('\n').length, 1)
+  }
+})
+
+test('serve --cert/--key serves HTTPS until stopped, then shuts down and releases the database', async () => {
+  const db = join(dir, 'site.db')
+  const key = await seeded(db)
+  const pems = await createDevCert()
+  writeFileSync(join(dir, 'cert.pem'), pems.cert)
+  writeFileSync(join(dir, 'key.pem'), pems.key, { mode: 0o600 })
+  const server = await serving(db, { cert: 'cert.pem', key: 'key.pem' })
+  assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/)
+  assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert), 200)
+  await server.stop()
+  assert.match(server.env.stdout.text(), /stopping/)
+  assert.not.ok(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(() => true, () => false), 'no longer listening')
+})
+
+test('serve --dev-cert creates the certificate beside the database once', async () => {
+  const db = join(dir, 'dev.db')
+  const key = await seeded(db)
+  const server = await serving(db, { devCert: true })
+  try {
+    const certPath = join(dir, '.frontdesk', 'dev-cert.pem')
+    assert.ok(existsSync(certPath))
+    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, readFileSync(certPath, 'utf8')), 200)
+  } finally {
+    await server.stop()
+  }
+})
+
+test('serve --behind-proxy serves plain HTTP only to a trusted proxy saying https', async () => {
+  const db = join(dir, 'proxy.db')
+  const key = await seeded(db)
+  const server = await serving(db, { behindProxy: true })
+  try {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/)
+    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key, 'x-forwarded-proto': 'https' }), 200)
+    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }), 403)
+  } finally {
+    await server.stop()
+  }
+  const strict = await serving(db, { behindProxy: true, trustedProxy: ['10.0.0.0/8'] })
+  try {
+    assert.is(await get(`${strict.url}/v1/cms/categories`, { 'x-api-key': key, 'x-forwarded-proto': 'https' }), 403)
+  } finally {
+    await strict.stop()
+  }
+})
+
+test.run()
