@@ -60,10 +60,16 @@ export class ContentAccess implements ContentWriter {
   }
 
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
-    const { sql, params } = listContentsSql(tenantId, query)
+    const parts = listContentsSql(tenantId, query)
     return this.#run(() =>
       this.#conn.snapshot(() => {
-        const rows = this.#conn.prepare(sql).all(...params) as ContentRow[]
+        const rows: ContentRow[] = []
+        for (const { sql, params } of parts) {
+          const room = query.limit - rows.length
+          if (room <= 0) break
+          // Hint: each part's last parameter is its limit; later parts fill what is left.
+          rows.push(...(this.#conn.prepare(sql).all(...params.slice(0, -1), room) as ContentRow[]))
+        }
         return rows.map((row) => toContent(this.#conn, row))
       }),
     )

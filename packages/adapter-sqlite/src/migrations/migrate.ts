@@ -2,9 +2,10 @@ import type { Database } from 'better-sqlite3'
 import { UsageError } from '@frontdesk/core'
 import { V1_CORE_TABLES } from './v1-core-tables.ts'
 import { V2_CHANGE_LOG } from './v2-change-log.ts'
+import { V3_ID_ORDER_INDEX } from './v3-id-order-index.ts'
 
 /** The schema versions, in order: index + 1 is the version (`PRAGMA user_version`) each one reaches. */
-export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_CHANGE_LOG]
+export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_CHANGE_LOG, V3_ID_ORDER_INDEX]
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length

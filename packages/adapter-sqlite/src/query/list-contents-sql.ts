@@ -1,99 +1,52 @@
-import type { ContentQuery, FieldDefinition, FieldValue } from '@frontdesk/core'
+import type { ContentQuery, FieldDefinition } from '@frontdesk/core'
 import { contentColumns } from '../records/contents.ts'
+import { contentFilters, sqlValue, valueColumn } from './content-filters.ts'
+import type { SqlValue } from './content-filters.ts'
 
-/** A parameter SQLite accepts. */
-export type SqlValue = string | number | null
+export type { SqlValue } from './content-filters.ts'
 
-/** A statement and its positional parameters. */
+/** A statement and its positional parameters; the last parameter is the row limit. */
 export interface SqlQuery {
   sql: string
   params: SqlValue[]
 }
 
 /**
- * Translates a `ContentQuery` into one SELECT over `contents` (aliased `c`) that yields the
- * page's rows in order. Nothing is decided here: visibility, filters, sort and keyset are
- * carried out exactly as core resolved them.
+ * Translates a `ContentQuery` into SELECTs over `contents c` whose results, concatenated in
+ * order and cut at `query.limit`, are the page. Nothing is decided here: visibility, filters,
+ * sort and keyset are carried out exactly as core resolved them.
  *
- * Keyset comparisons use row values, `(sort, id) > (?, ?)`, which SQLite serves from the
- * `(tenant_id, status, <sort>, id)` indexes, so a deep page costs what the first one does.
- * A sort expression that may be null (a custom field, or `published_at` where drafts show)
- * orders its nulls last in both directions.
+ * Every part reads an index in sort order and stops at its limit, so a deep page costs what
+ * the first one does: keyset comparisons are row values, `(sort, id) > (?, ?)`, served by the
+ * `(tenant_id, status, <sort>, id)` indexes. A custom-field sort is two parts: the items having
+ * the field, in the order of the field's value index, then the items lacking it, by id (missing
+ * values come last in both directions). `published_at` where drafts show sorts its nulls last too.
  */
-export function listContentsSql(tenantId: string, query: ContentQuery): SqlQuery {
-  const joins: string[] = []
-  const joinParams: SqlValue[] = []
-  const where: string[] = ['c.tenant_id = ?']
-  const params: SqlValue[] = [tenantId]
+export function listContentsSql(tenantId: string, query: ContentQuery): SqlQuery[] {
+  const { key } = query.sort
+  if (typeof key === 'object') return customFieldParts(tenantId, query, key.field)
+  return [columnQuery(tenantId, query, key)]
+}
 
-  const { visibility } = query
-  // Hint: walking newest-first, the keyset bound and `published_at <= now` are both upper
-  // bounds, and SQLite seeks on one only; the tighter one implies the other, so only it is
-  // written, and a deep page seeks straight to its place instead of skipping the pages before.
+function columnQuery(tenantId: string, query: ContentQuery, key: 'published_at' | 'title' | 'updated_at' | 'id'): SqlQuery {
+  const { visibility, sort, after } = query
   const bound = newestFirstBound(query)
-  if (visibility.kind === 'public') {
-    // Hint: CROSS JOIN pins contents as the outer loop, so the sort comes from its index even when
-    // statistics (ANALYZE) would tempt the planner to start from a small categories table.
-    joins.push('CROSS JOIN categories cat ON cat.tenant_id = c.tenant_id AND cat.id = c.category_id')
-    if (visibility.previewCategoryId === undefined) {
-      where.push(`c.status = 'published'${bound === 'keyset' ? '' : ' AND c.published_at <= ?'} AND cat.active = 1`)
-      if (bound !== 'keyset') params.push(visibility.now)
-    } else {
-      const visible = `c.status = 'published' AND c.published_at <= ? AND cat.active = 1`
-      params.push(visibility.now)
-      where.push(`((${visible}) OR c.category_id = ?)`)
-      params.push(visibility.previewCategoryId)
-    }
-  }
-  if (query.categoryIds !== undefined) {
-    where.push(query.categoryIds.length === 0 ? '0' : `c.category_id IN (${query.categoryIds.map(() => '?').join(', ')})`)
-    params.push(...query.categoryIds)
-  }
-  for (const tagId of query.tagIds ?? []) {
-    where.push('EXISTS (SELECT 1 FROM content_tags ct WHERE ct.tenant_id = c.tenant_id AND ct.content_id = c.id AND ct.tag_id = ?)')
-    params.push(tagId)
-  }
-  for (const tagName of query.tagNames ?? []) {
-    where.push(
-      `EXISTS (SELECT 1 FROM content_tags ct JOIN tags t ON t.tenant_id = ct.tenant_id AND t.id = ct.tag_id
-                WHERE ct.tenant_id = c.tenant_id AND ct.content_id = c.id AND t.name = ?)`,
-    )
-    params.push(tagName)
-  }
-  for (const { field, value } of query.fieldEquals ?? []) {
-    where.push(
-      `EXISTS (SELECT 1 FROM content_fields f WHERE f.tenant_id = c.tenant_id AND f.content_id = c.id AND f.field_id = ? AND f.${valueColumn(field)} = ?)`,
-    )
-    params.push(field.id, sqlValue(value))
-  }
-
-  const { key, direction } = query.sort
-  const dir = direction === 'asc' ? 'ASC' : 'DESC'
-  const cmp = direction === 'asc' ? '>' : '<'
-  let expr: string
-  let nullable: boolean
-  if (typeof key === 'object') {
-    joins.push('LEFT JOIN content_fields sf ON sf.tenant_id = c.tenant_id AND sf.content_id = c.id AND sf.field_id = ?')
-    joinParams.push(key.field.id)
-    expr = `sf.${valueColumn(key.field)}`
-    nullable = true
-  } else {
-    expr = `c.${key}`
-    // Hint: the public view (without a preview) never shows an item lacking published_at.
-    nullable = key === 'published_at' && !(visibility.kind === 'public' && visibility.previewCategoryId === undefined)
-  }
-
+  const { joins, where, params } = contentFilters(tenantId, query, bound === 'keyset' ? 'omit' : key === 'published_at' ? 'index' : 'filter')
+  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC'
+  const cmp = sort.direction === 'asc' ? '>' : '<'
+  const expr = `c.${key}`
+  // Hint: the public view (without a preview) never shows an item lacking published_at.
+  const nullable = key === 'published_at' && !(visibility.kind === 'public' && visibility.previewCategoryId === undefined)
+  const value = after?.value ?? null
   let order: string
   if (key === 'id') {
     order = `c.id ${dir}`
-    if (query.after !== undefined) {
+    if (after !== undefined) {
       where.push(`c.id ${cmp} ?`)
-      params.push(query.after.id)
+      params.push(after.id)
     }
   } else {
     order = `${nullable ? `(${expr} IS NULL), ` : ''}${expr} ${dir}, c.id ${dir}`
-    const after = query.after
-    const value = after?.value ?? null
     if (after !== undefined && value === null) {
       where.push(`${expr} IS NULL AND c.id ${cmp} ?`)
       params.push(after.id)
@@ -103,29 +56,60 @@ export function listContentsSql(tenantId: string, query: ContentQuery): SqlQuery
       params.push(sqlValue(value), after.id)
     }
   }
+  return select('contents c', joins, where, order, [...params, limitOf(query)])
+}
 
-  const sql = `SELECT ${contentColumns('c.')} FROM contents c ${joins.join(' ')} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`
-  return { sql, params: [...joinParams, ...params, Math.max(0, Math.floor(query.limit))] }
+function customFieldParts(tenantId: string, query: ContentQuery, field: FieldDefinition): SqlQuery[] {
+  const { sort, after } = query
+  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC'
+  const cmp = sort.direction === 'asc' ? '>' : '<'
+  const column = valueColumn(field)
+  const parts: SqlQuery[] = []
+  const value = after?.value ?? null
+
+  if (after === undefined || value !== null) {
+    const { joins, where, params } = contentFilters(tenantId, query, 'filter')
+    const own = ['sf.tenant_id = ?', 'sf.field_id = ?', `sf.${column} IS NOT NULL`]
+    const ownParams: SqlValue[] = [tenantId, field.id]
+    if (after !== undefined && value !== null) {
+      own.push(`(sf.${column}, sf.content_id) ${cmp} (?, ?)`)
+      ownParams.push(sqlValue(value), after.id)
+    }
+    const from = 'content_fields sf CROSS JOIN contents c ON c.tenant_id = sf.tenant_id AND c.id = sf.content_id'
+    parts.push(select(from, joins, [...own, ...where], `sf.${column} ${dir}, sf.content_id ${dir}`, [...ownParams, ...params, limitOf(query)]))
+  }
+
+  const { joins, where, params } = contentFilters(tenantId, query, 'filter')
+  where.push(
+    `NOT EXISTS (SELECT 1 FROM content_fields sf WHERE sf.tenant_id = c.tenant_id AND sf.content_id = c.id AND sf.field_id = ? AND sf.${column} IS NOT NULL)`,
+  )
+  params.push(field.id)
+  if (after !== undefined && value === null) {
+    where.push(`c.id ${cmp} ?`)
+    params.push(after.id)
+  }
+  parts.push(select('contents c', joins, where, `c.id ${dir}`, [...params, limitOf(query)]))
+  return parts
+}
+
+function select(from: string, joins: string[], where: string[], order: string, params: SqlValue[]): SqlQuery {
+  const sql = `SELECT ${contentColumns('c.')} FROM ${from} ${joins.join(' ')} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`
+  return { sql, params }
+}
+
+function limitOf(query: ContentQuery): number {
+  return Math.max(0, Math.floor(query.limit))
 }
 
 /**
- * For a public, newest-first list by `published_at` from a keyset position: which of the two
- * upper bounds implies the other (`keyset` when the position is not after `now`).
+ * Walking a public list newest-first from a keyset position, the keyset bound and
+ * `published_at <= now` are both upper bounds, and SQLite seeks on one only. The tighter one
+ * implies the other, so only it is written (`keyset` when the position is not after `now`),
+ * and a deep page seeks straight to its place instead of skipping the pages before it.
  */
 function newestFirstBound(query: ContentQuery): 'keyset' | 'now' | null {
   const { visibility, sort, after } = query
   if (visibility.kind !== 'public' || visibility.previewCategoryId !== undefined) return null
   if (sort.key !== 'published_at' || sort.direction !== 'desc' || typeof after?.value !== 'string') return null
   return after.value <= visibility.now ? 'keyset' : 'now'
-}
-
-/** The `content_fields` column that holds values of the field's type. */
-export function valueColumn(field: FieldDefinition): 'value_text' | 'value_number' | 'value_boolean' {
-  if (field.type === 'number') return 'value_number'
-  if (field.type === 'boolean') return 'value_boolean'
-  return 'value_text'
-}
-
-function sqlValue(value: FieldValue): SqlValue {
-  return typeof value === 'boolean' ? (value ? 1 : 0) : value
 }
