@@ -5,7 +5,8 @@
 // modules (SQLite, the HTTP server) in their own chunks: `--help` and usage errors load
 // neither, and each command loads only what it uses.
 import { build } from 'esbuild'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 
 const entry = new URL('../packages/cli/src/main.ts', import.meta.url).pathname
 const outdir = new URL('../packages/cli/dist', import.meta.url).pathname
@@ -13,8 +14,7 @@ if (!existsSync(entry)) {
   console.log('build: packages/cli/src/main.ts not found yet, skipping')
   process.exit(0)
 }
-rmSync(outdir, { recursive: true, force: true })
-await build({
+const result = await build({
   entryPoints: { cli: entry },
   outdir,
   chunkNames: 'chunks/[name]-[hash]',
@@ -33,4 +33,13 @@ await build({
   }],
   sourcemap: 'linked',
   logLevel: 'warning',
+  metafile: true,
 })
+// Hint: chunks of earlier builds are removed only after this one is written, so that the
+// CLI is never left without its files while it is being rebuilt.
+const written = new Set(Object.keys(result.metafile.outputs).map((file) => join(process.cwd(), file)))
+const chunks = join(outdir, 'chunks')
+for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
+  const file = join(chunks, name)
+  if (!written.has(file)) rmSync(file, { force: true })
+}
