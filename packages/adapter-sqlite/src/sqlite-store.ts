@@ -3,7 +3,7 @@ import type {
   ApiKeyRecord, CategoryRecord, ContentQuery, ContentRecord, ContentWriter, IdempotencyClaim, InquiryCategoryRecord,
   InquiryRecord, InquiryStatus, PreviewTokenRecord, Store, StoredResponse, TagRecord, Tenant,
 } from '@frontdesk/core'
-import { withBusyRetry, wrapBusy } from './connection/busy-retry.ts'
+import { withBusyRetry, toStorageError } from './connection/busy-retry.ts'
 import { LOCK_WAIT_SLICE_MS, openConnection } from './connection/open-connection.ts'
 import type { Connection } from './connection/statement-cache.ts'
 import { WriteGate } from './connection/write-gate.ts'
@@ -205,7 +205,7 @@ export class SqliteStore implements Store {
         try {
           return Promise.resolve(step())
         } catch (error) {
-          return Promise.reject(wrapBusy(error))
+          return Promise.reject(toStorageError(error))
         }
       })
       try {

@@ -2,9 +2,20 @@ import { StorageUnavailableError } from '@frontdesk/core'
 
 /** Whether a driver error means "another connection holds the lock; a retry may cure it". */
 export function isBusyError(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return false
+  const code = sqliteCode(error)
+  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
+}
+
+/** Whether a driver error is one of the storage's own troubles (full disk, I/O) a later retry may cure. */
+function isTransientError(error: unknown): boolean {
+  const code = sqliteCode(error)
+  return isBusyError(error) || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')
+}
+
+function sqliteCode(error: unknown): string {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return ''
   const code = (error as { code: unknown }).code
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+  return typeof code === 'string' ? code : ''
 }
 
 /**
@@ -20,7 +31,7 @@ export async function withBusyRetry<T>(timeoutMs: number, attempt: () => T): Pro
     try {
       return attempt()
     } catch (error) {
-      if (!isBusyError(error)) throw error
+      if (!isBusyError(error)) throw toStorageError(error)
       const left = deadline - Date.now()
       if (left <= 0) throw new StorageUnavailableError('Storage is busy', { cause: error })
       await sleep(Math.min(pause, left))
@@ -29,9 +40,13 @@ export async function withBusyRetry<T>(timeoutMs: number, attempt: () => T): Pro
   }
 }
 
-/** `StorageUnavailableError` for a busy error thrown where no retry is possible; others unchanged. */
-export function wrapBusy(error: unknown): unknown {
-  return isBusyError(error) ? new StorageUnavailableError('Storage is busy', { cause: error }) : error
+/**
+ * `StorageUnavailableError` (with the driver error as cause) for a busy, full-disk or I/O
+ * error; anything else (constraint violations, the caller's own errors) unchanged.
+ */
+export function toStorageError(error: unknown): unknown {
+  if (!isTransientError(error)) return error
+  return new StorageUnavailableError(isBusyError(error) ? 'Storage is busy' : 'Storage is temporarily unavailable', { cause: error })
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { AsyncMutex } from './async-mutex.ts'
-import { withBusyRetry, wrapBusy } from './busy-retry.ts'
+import { withBusyRetry, toStorageError } from './busy-retry.ts'
 import type { Connection } from './statement-cache.ts'
 
 /**
@@ -56,7 +56,7 @@ export class WriteGate {
             return result
           } catch (error) {
             if (conn.db.inTransaction) conn.db.exec('ROLLBACK')
-            throw wrapBusy(error)
+            throw toStorageError(error)
           }
         } finally {
           if (durability === 'normal') conn.db.pragma('synchronous = FULL')
