@@ -132,7 +132,8 @@ test('behind a proxy, anything not vouched for as HTTPS is 403 HTTPS_REQUIRED an
   const proxied = createServer(server.frontdesk, { behindProxy: true })
   const port = await listen(proxied)
   try {
-    for (const headers of [{}, { 'x-forwarded-proto': 'http' }, { 'x-forwarded-proto': 'https, http' }, { forwarded: 'proto=https' }]) {
+    const forged: Record<string, string>[] = [{}, { 'x-forwarded-proto': 'http' }, { 'x-forwarded-proto': 'https, http' }, { forwarded: 'proto=https' }]
+    for (const headers of forged) {
       const res = await plainRequest(port, '/v1/cms/categories', { 'x-api-key': key, ...headers })
       assert.is(res.status, 403, JSON.stringify(headers))
       assert.equal(JSON.parse(res.body), { error: { code: 'HTTPS_REQUIRED', message: 'HTTPS is required' } })
