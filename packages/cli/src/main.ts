@@ -23,7 +23,17 @@ export async function main(argv: readonly string[], env: CliEnv = processEnv()):
       return 1
     }
     env.stderr.write(`frontdesk: ${errorLine(error)}\n`)
-    if (env.vars['FRONTDESK_DEBUG'] === '1' && error instanceof Error && error.stack) env.stderr.write(`${error.stack}\n`)
+    if (env.vars['FRONTDESK_DEBUG'] === '1') env.stderr.write(debugTrace(error))
     return 1
   }
+}
+
+/** The stack of `error` and of each of its causes (FRONTDESK_DEBUG=1 only). */
+function debugTrace(error: unknown): string {
+  const parts: string[] = []
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; depth++) {
+    parts.push(e instanceof Error ? (e.stack ?? String(e)) : String(e))
+    e = e instanceof Error ? e.cause : undefined
+  }
+  return `${parts.join('\nCaused by: ')}\n`
 }

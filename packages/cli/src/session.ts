@@ -32,11 +32,17 @@ export function dbPathOf(command: Command, env: CliEnv): string {
  * machinery are imported here, lazily, so that `--help` and usage errors stay fast.
  */
 export async function openSession(path: string): Promise<Session> {
-  const [{ openSqliteStore }, { createFrontdesk }] = await Promise.all([
+  const [{ openSqliteStore }, { createFrontdesk, FrontdeskError, UsageError }] = await Promise.all([
     import('@frontdesk/adapter-sqlite'),
     import('@frontdesk/core'),
   ])
-  const store = openSqliteStore({ path })
+  let store: Store
+  try {
+    store = openSqliteStore({ path })
+  } catch (error) {
+    if (error instanceof FrontdeskError) throw error
+    throw new UsageError(`Cannot open the database ${path}: ${openFailure(error)}`, { cause: error })
+  }
   const frontdesk = createFrontdesk({ store })
   return { path, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }
 }
@@ -54,4 +60,27 @@ export async function withSession<T>(command: Command, env: CliEnv, work: (sessi
 /** `withSession` for a commander action, which must resolve to nothing. */
 export async function runWithSession(command: Command, env: CliEnv, work: (session: Session) => Promise<unknown>): Promise<void> {
   await withSession(command, env, work)
+}
+
+/** Why SQLite could not open a file, in words an operator can act on. */
+function openFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code
+  switch (code) {
+    case 'SQLITE_CANTOPEN':
+      return 'unable to open the file (is it a directory, or is its directory missing or not writable?)'
+    case 'SQLITE_NOTADB':
+      return 'not a SQLite database'
+    case 'SQLITE_CORRUPT':
+      return 'the database file is corrupt'
+    case 'SQLITE_READONLY':
+    case 'SQLITE_PERM':
+    case 'EACCES':
+      return 'permission denied'
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return 'locked by another process; try again'
+    default:
+      // Hint: better-sqlite3 throws a plain TypeError when the directory does not exist.
+      return error instanceof Error && error.message !== '' ? error.message.replace(/\s+/g, ' ') : 'unexpected error'
+  }
 }

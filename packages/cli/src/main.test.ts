@@ -1,0 +1,79 @@
+import { CommanderError } from 'commander'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ForbiddenError, UsageError, ValidationError } from '@frontdesk/core'
+import { cliFixture } from './cli-fixture.test-util.ts'
+import { errorLine } from './error-line.ts'
+
+const lines = suite('errorLine')
+
+lines('a UsageError prints its message as it is', () => {
+  assert.is(errorLine(new UsageError('line 3: slug: must be …', { details: [{ field: 'slug', message: 'must be …' }] })), 'line 3: slug: must be …')
+})
+
+lines('a ValidationError prints every detail on the same line', () => {
+  const error = new ValidationError([{ field: 'a', message: 'is bad' }, { field: 'b', message: 'is\nworse' }])
+  assert.is(errorLine(error), 'Validation failed: a: is bad; b: is worse')
+})
+
+lines('other frontdesk errors print their message', () => {
+  assert.is(errorLine(new ForbiddenError()), 'Insufficient permissions')
+})
+
+lines('commander errors lose their "error: " prefix', () => {
+  assert.is(errorLine(new CommanderError(1, 'commander.missingMandatoryOptionValue', "error: required option '--tenant <code>' not specified")), "required option '--tenant <code>' not specified")
+})
+
+lines('file errors name the file and the reason; anything else is unexpected, without details', () => {
+  const enoent = Object.assign(new Error('ENOENT: no such file or directory, open /x/y'), { code: 'ENOENT', path: 'in.ndjson' })
+  assert.is(errorLine(enoent), 'in.ndjson: no such file or directory')
+  assert.is(errorLine(Object.assign(new Error('x'), { code: 'EACCES', path: 'out.json' })), 'out.json: permission denied')
+  assert.is(errorLine(Object.assign(new Error('x'), { code: 'EWEIRD' })), 'unexpected error EWEIRD (set FRONTDESK_DEBUG=1 for details)')
+  assert.is(errorLine(new TypeError('secret SQL: SELECT * FROM api_keys')), 'unexpected error (set FRONTDESK_DEBUG=1 for details)')
+  assert.is(errorLine('a string'), 'unexpected error (set FRONTDESK_DEBUG=1 for details)')
+})
+
+lines.run()
+
+const run = suite('main')
+
+run('--help prints usage on stdout and exits 0', async () => {
+  const f = cliFixture()
+  try {
+    const result = await f.run(['--help'], { noDb: true })
+    assert.is(result.code, 0)
+    assert.match(result.stdout, /^Usage: frontdesk /)
+    assert.is(result.stderr, '')
+  } finally {
+    f.cleanup()
+  }
+})
+
+run('a database that cannot be opened is one line; FRONTDESK_DEBUG=1 adds the stacks of the error and its cause', async () => {
+  const f = cliFixture()
+  try {
+    const path = join(f.dir, 'missing', 'x.db')
+    const result = await f.run(['--db', path, 'tenant', 'list'], { noDb: true })
+    assert.equal(result, { code: 1, stdout: '', stderr: `frontdesk: Cannot open the database ${path}: Cannot open database because the directory does not exist\n` })
+    const debug = await f.run(['--db', path, 'tenant', 'list'], { noDb: true, vars: { FRONTDESK_DEBUG: '1' } })
+    assert.match(debug.stderr, /^frontdesk: Cannot open the database [^\n]+\nUsageError: [^\n]+\n\s+at /)
+    assert.match(debug.stderr, /\nCaused by: TypeError: Cannot open database/)
+    const notDb = await f.run(['--db', f.dir, 'tenant', 'list'], { noDb: true })
+    assert.match(notDb.stderr, /^frontdesk: Cannot open the database [^\n]+: unable to open the file/)
+  } finally {
+    f.cleanup()
+  }
+})
+
+run('a relative --db is resolved against the working directory', async () => {
+  const f = cliFixture()
+  try {
+    assert.is((await f.run(['--db', 'rel.db', 'tenant', 'create', 'acme'], { noDb: true })).code, 0)
+    assert.match((await f.run(['tenant', 'list'], { noDb: true, vars: { FRONTDESK_DB: join(f.dir, 'rel.db') } })).stdout, /\nacme /)
+  } finally {
+    f.cleanup()
+  }
+})
+
+run.run()
