@@ -20,7 +20,9 @@ export interface HandlerOptions extends HandleOptions {
 /**
  * A `node:http(s)` request listener. Mounted in another server it serves `/v1` and `/v1/…`
  * paths and passes every other path to `next` (connect/Express style); without `next` every
- * path is its own, so unknown ones get a JSON 404.
+ * path is its own, so unknown ones get a JSON 404. Registered for the server's `checkContinue`
+ * event too (as `createServer` does), it answers `Expect: 100-continue` with `100 Continue`
+ * only once the request passed its credential, permission and media-type checks.
  */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse, next?: () => void) => void
 
@@ -35,7 +37,9 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
     }
     const socket = request.socket
     const secure = (socket as Partial<TLSSocket>).encrypted === true || (isTrustedProxy(socket.remoteAddress) && forwardedProto(request) === 'https')
-    const body = bodyReader(request)
+    // Hint: without a `checkContinue` listener Node has already sent 100 Continue; sending it twice is harmless.
+    const expectsContinue = /^100-continue$/i.test(request.headers.expect ?? '')
+    const body = bodyReader(request, expectsContinue ? () => response.writeContinue() : undefined)
     const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
     handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress: socket.remoteAddress }, options)
       .then((result) => write(response, result, hasBody && !body.complete))

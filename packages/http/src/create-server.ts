@@ -59,6 +59,8 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   server.headersTimeout = HEADERS_TIMEOUT_MS
   server.requestTimeout = REQUEST_TIMEOUT_MS
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS
+  // Hint: with this listener Node leaves `Expect: 100-continue` to the handler, which invites the body only when authorised.
+  server.on('checkContinue', handler)
   server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, !behindProxy))
   return server
 }

@@ -12,15 +12,22 @@ export interface BodyReader {
 
 /**
  * A reader of `request`'s body that counts bytes as they stream in and stops reading at the
- * first byte over the limit, so that a huge body is never buffered.
+ * first byte over the limit, so that a huge body is never buffered. `beforeRead` runs once,
+ * before the first read (the place to send `100 Continue`: only a request that passed every
+ * check before its body is invited to send it).
  */
-export function bodyReader(request: IncomingMessage): BodyReader {
+export function bodyReader(request: IncomingMessage, beforeRead?: () => void): BodyReader {
   let complete = false
+  let started = false
   return {
     get complete() {
       return complete
     },
     read(limit) {
+      if (!started) {
+        started = true
+        beforeRead?.()
+      }
       return new Promise<Buffer>((resolve, reject) => {
         const chunks: Buffer[] = []
         let size = 0

@@ -99,6 +99,37 @@ test('a chunked body is cut off with 413 as soon as it passes 64 KiB, long befor
   assert.ok(result.written < limit, `server answered after ${result.written} bytes`)
 })
 
+/** A POST with `Expect: 100-continue` that sends its body only when invited. */
+function expectContinue(headers: Record<string, string>, body: string): Promise<{ status: number; invited: boolean }> {
+  return new Promise((resolve, reject) => {
+    let invited = false
+    const request = https.request(`${server.url}/v1/inquiries`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), expect: '100-continue', ...headers },
+      ca: server.cert,
+      agent: false,
+      timeout: 10_000,
+    })
+    request.on('continue', () => {
+      invited = true
+      request.end(body)
+    })
+    request.on('response', (response) => {
+      response.resume()
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, invited }))
+    })
+    request.on('timeout', () => request.destroy(new Error('timed out')))
+    request.on('error', reject)
+    request.flushHeaders()
+  })
+}
+
+test('Expect: 100-continue invites the body only once the request is authorised', async () => {
+  assert.equal(await expectContinue({}, '{}'), { status: 401, invited: false })
+  assert.equal(await expectContinue({ 'x-api-key': key, 'content-type': 'text/plain' }, '{}'), { status: 415, invited: false })
+  assert.equal(await expectContinue({ 'x-api-key': key }, '{}'), { status: 400, invited: true })
+})
+
 test('a GET with a body is served and the body ignored', async () => {
   const res = await server.request('GET', '/v1/inquiries/categories', { headers: { 'x-api-key': key }, body: { ignored: true } })
   assert.is(res.status, 200, res.text)
