@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { indexTerms, tokenize } from './analyzer.ts'
+import { indexTerms, normalizeTerm, tokenize } from './analyzer.ts'
 import { parseQueryTerms, withinOneEdit, wordMatches } from './query-terms.ts'
 
 test('Latin text becomes lower-cased words, punctuation dropped', () => {
@@ -82,6 +83,41 @@ test('withinOneEdit counts one insertion, deletion or substitution', () => {
   assert.not.ok(withinOneEdit('kitten', 'sittin'))
   assert.not.ok(withinOneEdit('kitten', 'kit'))
   assert.not.ok(withinOneEdit('ab', 'ba'))
+})
+
+test('Thai is split into words by Intl.Segmenter', () => {
+  assert.equal(indexTerms('สวัสดีครับ hello'), ['สวัสดี', 'ครับ', 'hello'])
+})
+
+test('a combining mark stays with its CJK character', () => {
+  assert.equal(indexTerms('葛\u{E0100}飾'), ['葛\u{E0100}飾', '飾'])
+})
+
+const segmenter = new Intl.Segmenter('und', { granularity: 'word' })
+const LATIN = [...'abcxyzAB019 .,:;\'’_-!?@/#éüßαдñ·\n\t"()$%&+=', 'e\u0301']
+
+test('words outside CJK are split as Intl.Segmenter splits them (UAX #29)', () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...LATIN), { maxLength: 30 }).map((chars) => chars.join('')), (text) => {
+      const expected = [...segmenter.segment(normalizeTerm(text))]
+        .filter((segment) => segment.isWordLike && /[\p{L}\p{Nd}]/u.test(segment.segment))
+        .map((segment) => segment.segment)
+      assert.equal(indexTerms(text), expected, JSON.stringify(text))
+    }),
+    { numRuns: 3000 },
+  )
+})
+
+test('tokenize and indexTerms agree, and offsets always slice the original text', () => {
+  const alphabet = [...LATIN, 'ｶ', 'ﾞ', 'Ａ', '東', '京', 'の', 'ー', '㍿', 'İ', 'ﬁ', '。', '서', '울']
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 20 }).map((chars) => chars.join('')), (text) => {
+      const tokens = tokenize(text)
+      assert.equal(tokens.map((token) => token.term), indexTerms(text))
+      for (const token of tokens) assert.ok(token.start < token.end && token.end <= text.length && token.headEnd <= token.end && token.headEnd > token.start)
+    }),
+    { numRuns: 2000 },
+  )
 })
 
 test.run()
