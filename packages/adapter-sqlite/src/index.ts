@@ -1,4 +1,4 @@
-export { DEFAULT_BUSY_TIMEOUT_MS, openSqliteStore, SqliteStore } from './sqlite-store.ts'
+export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CHANGE_LOG_RETENTION, openSqliteStore, SqliteStore } from './sqlite-store.ts'
 export type { SqliteStoreOptions } from './sqlite-store.ts'
 export { MIGRATIONS, SCHEMA_VERSION, migrate, schemaVersion } from './migrations/migrate.ts'
 export { createSqliteSearch, SqliteSearchIndex } from './search/sqlite-search.ts'

@@ -106,6 +106,16 @@ shared('change_log gets a row for every changed content item, category and tag, 
   await cleanup()
 })
 
+shared('change_log keeps only its newest rows, as many as changeLogRetention says', async () => {
+  const { store, cleanup } = openTempStore({ changeLogRetention: 3 })
+  await store.createTenant(aTenant(T))
+  await store.transaction((tx) => tx.putCategory(aCategory(T, 'cat_1')))
+  for (let n = 0; n < 5; n++) await store.transaction((tx) => tx.putTag(aTag(T, `tag_${n}`)))
+  const rows = store.db.prepare('SELECT entity_id FROM change_log ORDER BY seq').pluck().all()
+  assert.equal(rows, ['tag_2', 'tag_3', 'tag_4'])
+  await cleanup()
+})
+
 shared.run()
 
 const misuse = suite('sqlite store: misuse fails loudly')

@@ -14,6 +14,7 @@ import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, select
 import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
 import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
+import { pruneChangeLog } from './records/change-log.ts'
 import { insertTenant, selectRevision, selectTenant, selectTenantByCode, selectTenants } from './records/tenants.ts'
 
 /** Options of `openSqliteStore`. */
@@ -25,10 +26,18 @@ export interface SqliteStoreOptions {
    * `StorageUnavailableError`. The wait is asynchronous: the event loop keeps running. Default 5000.
    */
   busyTimeoutMs?: number
+  /**
+   * How many of the newest `change_log` rows to keep; older ones are pruned at the end of each
+   * content transaction. A search index that fell further behind rebuilds. Default 100,000.
+   */
+  changeLogRetention?: number
 }
 
 /** Default of `SqliteStoreOptions.busyTimeoutMs`. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+/** Default of `SqliteStoreOptions.changeLogRetention`. */
+export const DEFAULT_CHANGE_LOG_RETENTION = 100_000
 
 /**
  * Opens (creating and migrating when needed) a SQLite database file as frontdesk's store.
@@ -55,6 +64,7 @@ export class SqliteStore implements Store {
   readonly #reader: Connection
   readonly #writer: Connection
   readonly #busyTimeoutMs: number
+  readonly #changeLogRetention: number
   readonly #gate: WriteGate
   readonly #contents: ContentAccess
   readonly #revisions = new Map<string, number>()
@@ -63,6 +73,7 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     this.path = options.path
     this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+    this.#changeLogRetention = Math.max(0, Math.floor(options.changeLogRetention ?? DEFAULT_CHANGE_LOG_RETENTION))
     this.#writer = openConnection(options.path, 'writer', this.#busyTimeoutMs)
     try {
       migrate(this.#writer.db)
@@ -209,7 +220,9 @@ export class SqliteStore implements Store {
         }
       })
       try {
-        return await work(tx)
+        const result = await work(tx)
+        pruneChangeLog(this.#writer, this.#changeLogRetention)
+        return result
       } finally {
         open = false
       }

@@ -47,7 +47,7 @@ export class WriteGate {
       this.#inside.run(true, async () => {
         const conn = this.#writer
         // Hint: the safety level may not change inside a transaction; it applies to the commit.
-        if (durability === 'normal') conn.db.pragma('synchronous = NORMAL')
+        if (durability === 'normal') conn.prepare('PRAGMA synchronous = NORMAL').run()
         try {
           await withBusyRetry(this.#busyTimeoutMs, () => conn.prepare('BEGIN IMMEDIATE').run())
           try {
@@ -59,7 +59,7 @@ export class WriteGate {
             throw toStorageError(error)
           }
         } finally {
-          if (durability === 'normal') conn.db.pragma('synchronous = FULL')
+          if (durability === 'normal') conn.prepare('PRAGMA synchronous = FULL').run()
         }
       }),
     )
