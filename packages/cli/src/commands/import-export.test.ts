@@ -54,6 +54,13 @@ test('a JSON document imports the same as NDJSON', async ({ f }) => {
   assert.equal((JSON.parse(result.stdout) as { contents: unknown }).contents, { created: 2, updated: 0, unchanged: 0 })
 })
 
+test('a JSON document is read from stdin with - --format json', async ({ f }) => {
+  const doc = JSON.stringify({ tags: [{ name: 'a' }, { name: 'b' }] })
+  const result = await f.run(['import', '-', '--tenant', 'acme', '--format', 'json', '--json'], { stdin: doc })
+  assert.is(result.code, 0, result.stderr)
+  assert.equal((JSON.parse(result.stdout) as { tags: unknown }).tags, { created: 2, updated: 0, unchanged: 0 })
+})
+
 test('a failing import names the location and writes nothing; --dry-run writes nothing either', async ({ f }) => {
   writeFileSync(join(f.dir, 'bad.ndjson'), ndjson + JSON.stringify({ kind: 'content', slug: 'x', title: 'X', category_code: 'news', content: { area: '京都' } }) + '\n')
   const result = await f.run(['import', 'bad.ndjson', '--tenant', 'acme'])
