@@ -65,7 +65,7 @@ export class ContentAccess implements ContentWriter {
       this.#conn.snapshot(() => {
         const rows: ContentRow[] = []
         for (const { sql, params } of parts) {
-          const room = query.limit - rows.length
+          const room = Math.floor(query.limit) - rows.length
           if (room <= 0) break
           // Hint: each part's last parameter is its limit; later parts fill what is left.
           rows.push(...(this.#conn.prepare(sql).all(...params.slice(0, -1), room) as ContentRow[]))

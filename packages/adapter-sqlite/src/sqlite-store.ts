@@ -3,7 +3,7 @@ import type {
   ApiKeyRecord, CategoryRecord, ContentQuery, ContentRecord, ContentWriter, IdempotencyClaim, InquiryCategoryRecord,
   InquiryRecord, InquiryStatus, PreviewTokenRecord, Store, StoredResponse, TagRecord, Tenant,
 } from '@frontdesk/core'
-import { withBusyRetry, toStorageError } from './connection/busy-retry.ts'
+import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
 import { LOCK_WAIT_SLICE_MS, openConnection } from './connection/open-connection.ts'
 import type { Connection } from './connection/statement-cache.ts'
 import { WriteGate } from './connection/write-gate.ts'
@@ -11,10 +11,10 @@ import type { CommitDurability } from './connection/write-gate.ts'
 import { ContentAccess } from './content-access.ts'
 import { migrate } from './migrations/migrate.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
+import { pruneChangeLog } from './records/change-log.ts'
 import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
 import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
-import { pruneChangeLog } from './records/change-log.ts'
 import { insertTenant, selectRevision, selectTenant, selectTenantByCode, selectTenants } from './records/tenants.ts'
 
 /** Options of `openSqliteStore`. */
@@ -51,6 +51,11 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
  * The storage port over SQLite (better-sqlite3, WAL). Two connections: a reader for every read
  * outside a transaction, and a writer for every write. Writes of this process queue on an
  * async mutex; writes of other processes are waited for asynchronously, with backoff.
+ *
+ * Durability: commits are fsynced before they resolve (`synchronous = FULL`), so an
+ * acknowledged inquiry or content change survives a crash of the process and of the machine.
+ * Idempotency claims and last-use stamps commit at `NORMAL` (they survive `kill -9`, not power
+ * loss, where losing them is harmless) because they sit on hot paths.
  */
 export class SqliteStore implements Store {
   /** The database file. */
