@@ -155,6 +155,14 @@ test('field ids are kept by name when a category is re-imported without them', a
   assert.equal((await f.store.getCategoryByCode(tenant?.id ?? '', 'news'))?.fields, first?.fields)
 })
 
+test("a field's type cannot change; a new field (new name, or a new id) can replace it", async ({ f }) => {
+  await run(f, [news, hello])
+  const changed = { ...news, fields: [{ name: 'price', type: 'text' }, ...news.fields.slice(1)] }
+  assert.match((await rejection(run(f, [changed]))).message, /^line 1: fields\.0\.type: cannot change from number to text/)
+  const renamed = { ...news, fields: [{ name: 'price_label', type: 'text' }, ...news.fields.slice(1)] }
+  assert.equal((await run(f, [renamed])).categories, { created: 0, updated: 1, unchanged: 0 })
+})
+
 test('field definitions are checked: select needs options, options only for select, names unique and not reserved', async ({ f }) => {
   const field = (extra: object) => ({ kind: 'category', code: 'c', name: 'C', fields: [extra] })
   assert.match((await rejection(run(f, [field({ name: 'kind_of', type: 'select' })]))).message, /fields\.0\.options: is required for a select field/)

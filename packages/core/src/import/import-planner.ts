@@ -26,6 +26,8 @@ import { sameJson } from './same-json.ts'
  *   same import or already stored; tags named by contents are created as needed.
  * - `version` starts at 1 and grows only when something actually changed, so re-importing
  *   the same file changes nothing.
+ * - A category's field keeps its id (given, else matched by name) and its type: stored values
+ *   were checked against that type, so a new type needs a new field.
  *
  * Categories, tags and inquiry categories are kept in memory (they are few); contents are
  * read through the transaction record by record, so the import streams.
@@ -138,10 +140,11 @@ export class ImportPlanner {
     const category = this.#contentCategory(input, location)
     const fields = contentFieldValues(category.fields, input.content, location)
     const tx = this.#tx
-    const bySlug = await tx.getContentBySlug(this.#tenantId, input.slug)
-    const existing = input.id === undefined ? bySlug : await tx.getContent(this.#tenantId, input.id)
-    if (bySlug !== null && existing?.id !== bySlug.id && input.id !== undefined) {
-      throw invalidInput(location, [{ field: 'slug', message: `is already the slug of content ${bySlug.id}` }])
+    const existing = input.id === undefined ? await tx.getContentBySlug(this.#tenantId, input.slug) : await tx.getContent(this.#tenantId, input.id)
+    if (input.id !== undefined && existing?.slug !== input.slug) {
+      // Hint: a new slug, or a new item with a given id: the slug must not belong to another item.
+      const owner = await tx.getContentBySlug(this.#tenantId, input.slug)
+      if (owner !== null) throw invalidInput(location, [{ field: 'slug', message: `is already the slug of content ${owner.id}` }])
     }
     const tags = await this.#contentTags(input.tags)
     const next: ContentRecord = {
@@ -260,6 +263,11 @@ function resolveFields(input: CategoryImport, existing: CategoryRecord | null, l
     if (field.type !== 'select' && field.options !== undefined) problems.push({ field: `${at}.options`, message: 'is allowed for select fields only' })
     const id = field.id ?? existing?.fields.find((f) => f.name === field.name)?.id ?? newId('fld')
     if (ids.has(id)) problems.push({ field: `${at}.id`, message: 'is already the id of another field of this category' })
+    // Hint: stored values were checked against the old type; a field with a new type needs a new id.
+    const stored = existing?.fields.find((f) => f.id === id)
+    if (stored !== undefined && stored.type !== field.type) {
+      problems.push({ field: `${at}.type`, message: `cannot change from ${stored.type} to ${field.type}: give the field a new id (and name) instead` })
+    }
     names.add(field.name)
     ids.add(id)
     return { id, name: field.name, type: field.type, ...(field.options === undefined ? {} : { options: field.options }), required: field.required }
