@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert'
 import type { FieldValue } from '../../model/category.ts'
 import type { ContentRecord } from '../../model/content.ts'
-import type { ContentQuery, ContentSort } from '../../port/content-query.ts'
+import type { ContentQuery, ContentSort, ContentVisibility } from '../../port/content-query.ts'
 import type { Store } from '../../port/store.ts'
 import { ids } from '../catalogue.ts'
 import { aCategory, aContent, aTenant, at, FIELDS } from '../fixtures.ts'
@@ -11,6 +11,11 @@ import type { OpenStore } from '../store-suite.ts'
 type SortValue = string | number | boolean | null
 
 const T = 'ten_a'
+const VISIBILITIES: ContentVisibility[] = [
+  { kind: 'public', now: at(0) },
+  { kind: 'all' },
+  { kind: 'public', now: at(0), previewCategoryId: 'cat_1' },
+]
 const KEYS: ContentSort['key'][] = [
   'published_at', 'title', 'updated_at', 'id',
   { field: FIELDS.number }, { field: FIELDS.text }, { field: FIELDS.boolean }, { field: FIELDS.date },
@@ -22,21 +27,21 @@ export function listSortingCases(name: string, open: OpenStore): void {
 
   s('every sort returns items in order, ties by id in the same direction, missing custom values last', async ({ store }) => {
     const items = await seedSortable(store)
-    for (const visibility of [{ kind: 'public', now: at(0) }, { kind: 'all' }] as const) {
+    for (const visibility of VISIBILITIES) {
       for (const sort of sorts()) {
-        const expected = expectedOrder(items, visibility.kind, sort)
+        const expected = expectedOrder(items, visibility, sort)
         const got = await ids(store.listContents(T, { visibility, sort, limit: 100 }))
-        assert.equal(got, expected, `${label(sort)} (${visibility.kind})`)
+        assert.equal(got, expected, `${label(sort)} (${JSON.stringify(visibility)})`)
       }
     }
   })
 
   s('walking every page with after returns each item exactly once, in order', async ({ store }) => {
     const items = await seedSortable(store)
-    for (const visibility of [{ kind: 'public', now: at(0) }, { kind: 'all' }] as const) {
+    for (const visibility of VISIBILITIES) {
       for (const sort of sorts()) {
         const walked = await walk(store, { visibility, sort, limit: 4 })
-        assert.equal(walked, expectedOrder(items, visibility.kind, sort), `${label(sort)} (${visibility.kind})`)
+        assert.equal(walked, expectedOrder(items, visibility, sort), `${label(sort)} (${JSON.stringify(visibility)})`)
       }
     }
   })
@@ -45,7 +50,7 @@ export function listSortingCases(name: string, open: OpenStore): void {
     const items = await seedSortable(store)
     const query: ContentQuery = { visibility: { kind: 'public', now: at(0) }, sort: { key: 'published_at', direction: 'desc' }, limit: 5 }
     const first = await store.listContents(T, query)
-    const expected = expectedOrder(items, 'public', query.sort)
+    const expected = expectedOrder(items, query.visibility, query.sort)
     const removedSeen = expected[0] ?? ''
     const removedAhead = expected[8] ?? ''
     await store.transaction(async (tx) => {
@@ -96,8 +101,13 @@ function sortValue(item: ContentRecord, sort: ContentSort): SortValue {
 }
 
 /** The order the port promises, computed in plain code. */
-function expectedOrder(items: ContentRecord[], visibility: 'public' | 'all', sort: ContentSort): string[] {
-  const visible = visibility === 'all' ? items : items.filter((i) => i.status === 'published' && i.published_at !== null && i.published_at <= at(0))
+function expectedOrder(items: ContentRecord[], visibility: ContentVisibility, sort: ContentSort): string[] {
+  const visible = items.filter(
+    (i) =>
+      visibility.kind === 'all' ||
+      i.category_id === visibility.previewCategoryId ||
+      (i.status === 'published' && i.published_at !== null && i.published_at <= visibility.now),
+  )
   const sign = sort.direction === 'asc' ? 1 : -1
   return visible
     .slice()
