@@ -83,4 +83,11 @@ test('escapeHtml escapes the five HTML-special characters', () => {
   assert.is(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;')
 })
 
+test('a long body is scanned in pieces, matches found anywhere in it', () => {
+  const body = `${'filler words here. '.repeat(2000)}the needle is here. ${'more filler. '.repeat(500)}`
+  assert.equal(highlightFragments([body], q('needle')).map((f) => f.includes('<em>needle</em>')), [true])
+  const japanese = '。'.repeat(1) + 'あいうえお'.repeat(2000) + '移転' + 'かきくけこ'.repeat(100)
+  assert.ok(highlightFragments([japanese], q('移転'))[0]?.includes('<em>移転</em>'))
+})
+
 test.run()

@@ -17,6 +17,7 @@ export interface FragmentOptions {
   size?: number
 }
 
+const CHUNK = 2000
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
 /** Text made safe to place in HTML. */
@@ -55,7 +56,9 @@ export function highlightFragments(texts: readonly string[], terms: readonly Que
   const max = options.max ?? 3
   const size = options.size ?? 100
   const fragments: string[] = []
-  for (const text of texts) {
+  // Long bodies are scanned piece by piece, and only until enough fragments are found.
+  for (const text of texts.flatMap((whole) => pieces(whole, CHUNK))) {
+    if (fragments.length >= max) break
     const spans = matchSpans(text, terms)
     let next = 0
     while (fragments.length < max && next < spans.length) {
@@ -70,13 +73,28 @@ export function highlightFragments(texts: readonly string[], terms: readonly Que
       }
       fragments.push(markSpans(text, spans, window.start, end).trim())
     }
-    if (fragments.length >= max) break
   }
   if (fragments.length > 0) return fragments
   const first = texts.find((text) => text.trim() !== '')
   if (first === undefined) return []
   const window = fragmentWindow(first, { start: 0, end: 0 }, size)
   return [escapeHtml(first.slice(window.start, window.end)).trim()]
+}
+
+/** Splits long text into pieces of at most about `size` characters, cut after a space or CJK punctuation where one is near. */
+function pieces(text: string, size: number): string[] {
+  const result: string[] = []
+  let start = 0
+  while (text.length - start > size) {
+    const limit = start + size
+    const tail = text.slice(limit - Math.floor(size / 10), limit)
+    const cut = Math.max(tail.search(/[\s。、！？.!?][^\s。、！？.!?]*$/u), -1)
+    const end = safeOffset(text, cut >= 0 ? limit - tail.length + cut + 1 : limit)
+    result.push(text.slice(start, end))
+    start = end
+  }
+  result.push(text.slice(start))
+  return result
 }
 
 /** A window of about `size` characters starting a little before `span`, cut at spaces where it can. */
