@@ -9,8 +9,16 @@ export interface SqliteSearchOptions {
    * database instead of updated item by item (e.g. after a large import). Default 2000.
    */
   rebuildThreshold?: number
-  /** Items read per page while building a tenant's index. Default 500. */
+  /**
+   * Items read (and indexed) per step while building a tenant's index; between steps other
+   * requests of the process run. Default 200.
+   */
   pageSize?: number
+  /**
+   * Start building every tenant's index at once, in the background (searches wait for the
+   * tenant they need). With `false`, a tenant's index is built on its first search. Default true.
+   */
+  warmUp?: boolean
 }
 
 /** What the search index needs of the SQLite store: the port, and the reader connection for `change_log`. */
@@ -25,11 +33,12 @@ interface ChangeRow {
 }
 
 /**
- * A MiniSearch index per tenant, over a SQLite store. Built from the database on a tenant's
- * first search (`warmUp()` builds every tenant ahead). Kept fresh from any process: before each
- * search it reads `PRAGMA data_version` (cheap) and, when another connection committed, the
- * `change_log` rows after the last one applied, and re-indexes just those entities (a content
- * item; a category's items; a tag's items). A gap in the log (rows pruned unseen) rebuilds.
+ * A MiniSearch index per tenant, over a SQLite store. Built from the database when created
+ * (in the background; or on a tenant's first search with `warmUp: false`). Kept fresh from
+ * any process: before each search it reads `PRAGMA data_version` (cheap) and, when a commit
+ * happened, the `change_log` rows after the last one applied, and re-indexes just those
+ * entities (a content item; a category's items when its fields changed; a tag's items). A gap
+ * in the log (rows pruned unseen) or a tenant with very many changes rebuilds.
  */
 export function createSqliteSearch(store: SearchableStore, options: SqliteSearchOptions = {}): SqliteSearchIndex {
   return new SqliteSearchIndex(store, options)
@@ -49,7 +58,9 @@ export class SqliteSearchIndex implements SearchPort {
   constructor(store: SearchableStore, options: SqliteSearchOptions = {}) {
     this.#store = store
     this.#rebuildThreshold = options.rebuildThreshold ?? 2000
-    this.#pageSize = options.pageSize ?? 500
+    this.#pageSize = options.pageSize ?? 200
+    // Hint: a failed warm-up is not an error of anyone's request: the first search builds again.
+    if (options.warmUp ?? true) this.warmUp().catch(() => undefined)
   }
 
   /** See `SearchPort.search`. */
