@@ -1,6 +1,7 @@
 import { idempotencyCases } from './cases/idempotency.ts'
 import { isolationCases } from './cases/isolation.ts'
 import { listFilterCases } from './cases/list-filters.ts'
+import { listModelCases } from './cases/list-model.ts'
 import { listSortingCases } from './cases/list-sorting.ts'
 import { recordCases } from './cases/records.ts'
 import { transactionCases } from './cases/transactions.ts'
@@ -23,6 +24,7 @@ export function testStore(name: string, open: OpenStore): void {
   isolationCases(name, open)
   listFilterCases(name, open)
   listSortingCases(name, open)
+  listModelCases(name, open)
   transactionCases(name, open)
   idempotencyCases(name, open)
 }
