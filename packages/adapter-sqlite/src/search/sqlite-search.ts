@@ -115,15 +115,21 @@ export class SqliteSearchIndex implements SearchPort {
     if (version === this.#dataVersion) return
     // Read the version first: a commit landing while we read bumps it again for the next call.
     this.#dataVersion = version
-    const bounds = db.prepare('SELECT min(seq) AS first, max(seq) AS last FROM change_log').get() as { first: number | null; last: number | null }
-    const last = bounds.last ?? this.#lastSeq
+    // Hint: sqlite_sequence remembers the last seq even when the log has been emptied.
+    const bounds = db
+      .prepare(
+        `SELECT (SELECT min(seq) FROM change_log) AS first,
+                coalesce((SELECT max(seq) FROM change_log), (SELECT seq FROM sqlite_sequence WHERE name = 'change_log'), 0) AS last`,
+      )
+      .get() as { first: number | null; last: number }
+    const last = bounds.last
     if (last <= this.#lastSeq) return
     const from = this.#lastSeq
     if (this.#tenants.size === 0) {
       this.#lastSeq = last
       return
     }
-    if (from > 0 && bounds.first !== null && bounds.first > from + 1) {
+    if (bounds.first === null || bounds.first > from + 1) {
       // Rows we never saw were pruned: nothing tells what changed, so start again.
       this.#tenants.clear()
       this.#lastSeq = last
