@@ -126,6 +126,18 @@ test('NDJSON from stdin is imported with -', ({ db }) => {
   assert.is(result.stderr, '', 'no progress line on a pipe')
 })
 
+test('a reader closing the pipe early stops the export quietly', ({ db }) => {
+  frontdesk(['--db', db, 'tenant', 'create', 'acme'])
+  const tags = Array.from({ length: 5_000 }, (_, i) => JSON.stringify({ kind: 'tag', name: `a-rather-long-tag-name-to-fill-the-pipe-${i}` })).join('\n')
+  assert.is(frontdesk(['--db', db, 'import', '-', '--tenant', 'acme'], { input: tags }).code, 0)
+  const result = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" --db "${db}" export --tenant acme | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
+  assert.is(result.stdout, '0\n')
+  assert.is(result.stderr, '')
+})
+
 test('--help prints usage and exits 0', () => {
   const result = frontdesk(['--help'])
   assert.is(result.code, 0)
