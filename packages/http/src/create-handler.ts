@@ -36,12 +36,14 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
       return
     }
     const socket = request.socket
-    const secure = (socket as Partial<TLSSocket>).encrypted === true || (isTrustedProxy(socket.remoteAddress) && forwardedProto(request) === 'https')
+    const fromProxy = isTrustedProxy(socket.remoteAddress)
+    const secure = (socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
     // Hint: without a `checkContinue` listener Node has already sent 100 Continue; sending it twice is harmless.
     const expectsContinue = /^100-continue$/i.test(request.headers.expect ?? '')
     const body = bodyReader(request, expectsContinue ? () => response.writeContinue() : undefined)
     const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
-    handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress: socket.remoteAddress }, options)
+    const remoteAddress = (fromProxy ? forwardedFor(request) : undefined) ?? socket.remoteAddress
+    handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress }, options)
       .then((result) => write(response, result, hasBody && !body.complete))
       .catch(() => response.destroy())
   }
@@ -56,6 +58,14 @@ function forwardedProto(request: IncomingMessage): string | undefined {
   const header = request.headers['x-forwarded-proto']
   const value = Array.isArray(header) ? header.join(',') : header
   return value?.split(',').pop()?.trim().toLowerCase()
+}
+
+/** The client a trusted proxy saw: the last entry of `X-Forwarded-For`, which that proxy wrote. */
+function forwardedFor(request: IncomingMessage): string | undefined {
+  const header = request.headers['x-forwarded-for']
+  const value = Array.isArray(header) ? header.join(',') : header
+  const last = value?.split(',').pop()?.trim()
+  return last === '' ? undefined : last
 }
 
 function write(response: ServerResponse, result: HttpResponse, unreadBody: boolean): void {

@@ -1,5 +1,5 @@
-import type { Frontdesk, Principal, Reply } from '@frontdesk/core'
-import { FrontdeskError, OPERATIONS } from '@frontdesk/core'
+import type { Credentials, Frontdesk, Principal, Reply } from '@frontdesk/core'
+import { FrontdeskError, OPERATIONS, RateLimitedError } from '@frontdesk/core'
 import { errorResponse } from './error-response.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { assertJsonMediaType, parseJsonBody } from './json-body.ts'
@@ -47,14 +47,18 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
       headers.allow = match.allow.join(', ')
       throw new FrontdeskError('METHOD_NOT_ALLOWED', 'Method not allowed')
     }
-    const principal = await frontdesk.authenticate(
-      { apiKey: headerValue(request.headers['x-api-key']) ?? null, authorization: request.headers.authorization !== undefined },
-      OPERATIONS[match.route.operation],
-    )
+    const credentials: Credentials = {
+      apiKey: headerValue(request.headers['x-api-key']) ?? null,
+      authorization: request.headers.authorization !== undefined,
+    }
+    if (request.remoteAddress) credentials.clientAddress = request.remoteAddress
+    const principal = await frontdesk.authenticate(credentials, OPERATIONS[match.route.operation])
+    if (principal.rateLimit !== undefined) setRateLimitHeaders(headers, principal.rateLimit)
     const reply = await run(frontdesk, principal, match.route, match.params, new URLSearchParams(search), request, options)
     return replyResponse(reply, headers, request.headers['if-none-match'])
   } catch (error) {
     const response = errorResponse(error)
+    if (error instanceof RateLimitedError && error.limit !== undefined) setRateLimitHeaders(headers, error.limit)
     if (response.unexpected) report(options, error, { requestId, method: request.method, url: request.url })
     return { status: response.status, headers: { ...headers, ...response.headers, 'cache-control': 'no-store' }, body: response.body }
   }
@@ -92,6 +96,14 @@ async function run(
     case 'listInquiryCategories':
       return frontdesk.listInquiryCategories(principal)
   }
+}
+
+/** `RateLimit-*` headers of a key's bucket (CONTRACT §3); none for an unlimited key. */
+function setRateLimitHeaders(headers: Record<string, string>, state: { limit: number; remaining: number; reset: number }): void {
+  if (state.limit <= 0) return
+  headers['ratelimit-limit'] = String(state.limit)
+  headers['ratelimit-remaining'] = String(state.remaining)
+  headers['ratelimit-reset'] = String(state.reset)
 }
 
 function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined): HttpResponse {

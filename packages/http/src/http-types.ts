@@ -18,7 +18,10 @@ export interface HttpRequest {
   body: BodySource
   /** Whether the client's connection is HTTPS: a TLS socket, or a trusted proxy said so. */
   secure: boolean
-  /** The peer address, for logs. */
+  /**
+   * The client's address, for logs and the per-address limit on failed authentications: the
+   * socket's peer, or the `X-Forwarded-For` client a trusted proxy reports.
+   */
   remoteAddress?: string | null
 }
 

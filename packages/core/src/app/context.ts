@@ -1,3 +1,4 @@
+import type { RateLimiter } from '../auth/rate-limiter.ts'
 import type { ResponseCache } from '../cache/response-cache.ts'
 import type { SearchPort } from '../port/search.ts'
 import type { Store } from '../port/store.ts'
@@ -11,6 +12,10 @@ export interface Context {
   /** Public replies of the content area (CONTRACT §4). */
   cache: ResponseCache
   hooks: FrontdeskHooks
+  /** Token buckets per key and per address of failed authentications (CONTRACT §3). */
+  rateLimiter: RateLimiter
+  /** Failed authentications allowed per client address and second (burst: twice that); 0 = unlimited. */
+  failedAuthRate: number
   /** The full-text engine of POST /v1/cms/search; `null` when none was configured. */
   search: SearchPort | null
 }

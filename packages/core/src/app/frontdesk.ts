@@ -1,6 +1,7 @@
 import type { RequiredPermission } from '../auth/permissions.ts'
 import type { Credentials, Principal } from '../auth/principal.ts'
 import { authenticate } from '../auth/authenticate.ts'
+import { RateLimiter } from '../auth/rate-limiter.ts'
 import type { ResponseCacheOptions } from '../cache/response-cache.ts'
 import { ResponseCache } from '../cache/response-cache.ts'
 import { getCategory } from '../content/get-category.ts'
@@ -17,6 +18,9 @@ import { systemClock } from './clock.ts'
 import type { Context } from './context.ts'
 import type { FrontdeskHooks } from './hooks.ts'
 
+/** Failed authentications allowed per client address and second, by default. */
+export const DEFAULT_FAILED_AUTH_RATE = 10
+
 /** Options of `createFrontdesk`. */
 export interface FrontdeskOptions {
   /** The storage adapter, e.g. `openSqliteStore()` of `@frontdesk/adapter-sqlite`. */
@@ -29,6 +33,12 @@ export interface FrontdeskOptions {
   hooks?: FrontdeskHooks
   /** The full-text engine of POST /v1/cms/search, e.g. `createSqliteSearch(store)` of `@frontdesk/adapter-sqlite`. Without it, search fails. */
   search?: SearchPort
+  /**
+   * Failed authentications (unknown or malformed key) allowed per client address and second,
+   * with bursts of twice that; further attempts get 429 until the bucket refills. Default 10;
+   * 0 turns the limit off.
+   */
+  failedAuthRate?: number
 }
 
 /**
@@ -44,6 +54,8 @@ export function createFrontdesk(options: FrontdeskOptions) {
     cache: new ResponseCache(clock, options.cache),
     hooks: options.hooks ?? {},
     search: options.search ?? null,
+    rateLimiter: new RateLimiter(clock),
+    failedAuthRate: options.failedAuthRate ?? DEFAULT_FAILED_AUTH_RATE,
   }
   return {
     context,

@@ -1,18 +1,23 @@
 import type { Context } from '../app/context.ts'
 import { isoAt } from '../app/clock.ts'
-import { AuthError, ForbiddenError } from '../errors/frontdesk-error.ts'
+import { AuthError, ForbiddenError, RateLimitedError } from '../errors/frontdesk-error.ts'
 import { parseApiKey } from './api-key.ts'
 import type { RequiredPermission } from './permissions.ts'
 import { hasPermission } from './permissions.ts'
 import type { Credentials, Principal } from './principal.ts'
+import { DEFAULT_RATE_LIMIT } from './rate-limiter.ts'
 
 /** `last_used_at` is written at most this often per key (CONTRACT §3). */
 const TOUCH_INTERVAL_MS = 60_000
 
 /**
  * Checks a request's credentials and the permission its endpoint needs, in CONTRACT §2's
- * order: credential (401/403) first, then permission (403). Throws `AuthError` or
- * `ForbiddenError`; returns the caller otherwise.
+ * order: credential (401/403) first, then permission (403). Throws `AuthError`,
+ * `ForbiddenError` or `RateLimitedError`; returns the caller otherwise.
+ *
+ * Rate limits: a client address whose recent attempts failed too often is refused (429)
+ * before its key is even looked at; a valid key takes one token from its own bucket
+ * (default 100/s, burst 200) before the permission check, so a key cannot hammer 403s either.
  */
 export async function authenticate(ctx: Context, credentials: Credentials, required: RequiredPermission): Promise<Principal> {
   const { apiKey } = credentials
@@ -20,27 +25,31 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
     if (credentials.authorization) throw credentialNotAllowed()
     throw new AuthError('UNAUTHORIZED', 'API key required')
   }
+  const address = credentials.clientAddress === undefined ? null : `address:${credentials.clientAddress}`
+  if (address !== null && !ctx.rateLimiter.peek(address, ctx.failedAuthRate)) {
+    throw new RateLimitedError(ctx.rateLimiter.take(address, ctx.failedAuthRate).retryAfter)
+  }
   // A key with a bad shape or checksum is refused without touching storage.
   const parsed = parseApiKey(apiKey)
-  if (parsed === null) throw invalidKey()
-  const found = await ctx.store.findApiKeyByHash(parsed.hash)
-  if (found === null) throw invalidKey()
+  const found = parsed === null ? null : await ctx.store.findApiKeyByHash(parsed.hash)
+  if (parsed === null || found === null) {
+    if (address !== null) ctx.rateLimiter.take(address, ctx.failedAuthRate)
+    throw new AuthError('UNAUTHORIZED', 'Invalid API key')
+  }
   const { key, tenant } = found
   if (key.kind !== 'tenant' || parsed.kind !== 'tenant') throw credentialNotAllowed()
   if (key.disabled_at !== null) throw new AuthError('API_KEY_DISABLED', 'API key is disabled')
+  const rateLimit = ctx.rateLimiter.take(`key:${key.id}`, key.rate_limit ?? DEFAULT_RATE_LIMIT)
+  if (!rateLimit.allowed) throw new RateLimitedError(rateLimit.retryAfter, rateLimit)
   if (!hasPermission(key.permissions, required)) throw new ForbiddenError()
   await touch(ctx, key.id, key.last_used_at)
-  return { tenant, key }
+  return { tenant, key, rateLimit }
 }
 
 async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Promise<void> {
   const now = ctx.clock.now()
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < TOUCH_INTERVAL_MS) return
   await ctx.store.updateApiKey(keyId, { last_used_at: isoAt(now) })
-}
-
-function invalidKey(): AuthError {
-  return new AuthError('UNAUTHORIZED', 'Invalid API key')
 }
 
 function credentialNotAllowed(): AuthError {

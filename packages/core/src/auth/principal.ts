@@ -1,10 +1,16 @@
 import type { ApiKeyRecord } from '../model/api-key.ts'
 import type { Tenant } from '../model/tenant.ts'
+import type { RateLimitState } from './rate-limiter.ts'
 
 /** Who is calling: an authenticated tenant key, and the tenant it belongs to. */
 export interface Principal {
   tenant: Tenant
   key: ApiKeyRecord
+  /**
+   * The key's rate-limit bucket after this request (`limit` 0 = unlimited); absent for a
+   * principal an embedding service built itself without `authenticate`.
+   */
+  rateLimit?: RateLimitState
 }
 
 /** The credentials a request presented, as the edge found them. */
@@ -13,4 +19,9 @@ export interface Credentials {
   apiKey: string | null
   /** Whether an `Authorization` header (OAuth / MCP) was present. */
   authorization: boolean
+  /**
+   * The client's address, when the edge knows it. Failed authentications are rate limited
+   * per address, so nobody can guess keys at speed.
+   */
+  clientAddress?: string
 }

@@ -52,9 +52,13 @@ export class IdempotencyError extends FrontdeskError {}
 /** Too many requests for this key or address; `retryAfter` is in whole seconds. */
 export class RateLimitedError extends FrontdeskError {
   readonly retryAfter: number
-  constructor(retryAfter: number) {
+  /** The key's bucket, for the `RateLimit-*` headers; absent for per-address limits. */
+  readonly limit: { limit: number; remaining: number; reset: number } | undefined
+
+  constructor(retryAfter: number, limit?: { limit: number; remaining: number; reset: number }) {
     super('RATE_LIMITED', 'Rate limit exceeded')
     this.retryAfter = retryAfter
+    this.limit = limit
   }
 }
 

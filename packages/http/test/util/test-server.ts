@@ -15,6 +15,8 @@ export interface TestServerOptions {
   clock?: Clock
   cache?: ResponseCacheOptions
   hooks?: FrontdeskHooks
+  /** Failed authentications allowed per address and second (default as `createFrontdesk`). */
+  failedAuthRate?: number
   /** Options of the HTTP server (body limit, error callback…). */
   server?: ServerOptions
 }
@@ -80,6 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     search,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(options.failedAuthRate === undefined ? {} : { failedAuthRate: options.failedAuthRate }),
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
   })
   const server = createServer(frontdesk, { tls: pems }, { onError: () => {}, ...options.server })
