@@ -75,7 +75,7 @@ export class ImportPlanner {
 
   async #category(input: CategoryImport, location: string): Promise<void> {
     const existing = this.#findByIdOrCode(this.#categories, input, location, 'category')
-    const fields = resolveFields(input, existing, location)
+    const fields = resolveFields(input, existing, location, this.#now)
     const next: CategoryRecord = {
       tenant_id: this.#tenantId,
       id: existing?.id ?? input.id ?? newId('cat', this.#now),
@@ -252,7 +252,7 @@ function count(counts: KindCounts, existing: unknown, changed: boolean): void {
 }
 
 /** Field definitions with ids: given, else kept from the stored field of the same name, else new. */
-function resolveFields(input: CategoryImport, existing: CategoryRecord | null, location: string): FieldDefinition[] {
+function resolveFields(input: CategoryImport, existing: CategoryRecord | null, location: string, now: number): FieldDefinition[] {
   const problems: ErrorDetail[] = []
   const names = new Set<string>()
   const ids = new Set<string>()
@@ -261,7 +261,7 @@ function resolveFields(input: CategoryImport, existing: CategoryRecord | null, l
     if (names.has(field.name)) problems.push({ field: `${at}.name`, message: 'is already the name of another field of this category' })
     if (field.type === 'select' && field.options === undefined) problems.push({ field: `${at}.options`, message: 'is required for a select field' })
     if (field.type !== 'select' && field.options !== undefined) problems.push({ field: `${at}.options`, message: 'is allowed for select fields only' })
-    const id = field.id ?? existing?.fields.find((f) => f.name === field.name)?.id ?? newId('fld')
+    const id = field.id ?? existing?.fields.find((f) => f.name === field.name)?.id ?? newId('fld', now)
     if (ids.has(id)) problems.push({ field: `${at}.id`, message: 'is already the id of another field of this category' })
     // Hint: stored values were checked against the old type; a field with a new type needs a new id.
     const stored = existing?.fields.find((f) => f.id === id)
