@@ -46,6 +46,7 @@ export function parseSearchFilter(
 function parseEntry(key: string, value: unknown, definitions: readonly FieldDefinition[], path: string, details: ErrorDetail[]): FieldCondition | null {
   let operators: [Operator, unknown][]
   let plain = false
+  let unknownOperators = false
   if (isPlainObject(value)) {
     const entries = Object.entries(value)
     if (entries.length === 0) {
@@ -54,8 +55,9 @@ function parseEntry(key: string, value: unknown, definitions: readonly FieldDefi
     }
     const unknown = entries.filter(([op]) => !(FILTER_OPERATORS as readonly string[]).includes(op))
     for (const [op] of unknown) details.push({ field: `${path}.${op}`, message: `is not an operator (${FILTER_OPERATORS.join(', ')})` })
-    if (unknown.length > 0) return null
-    operators = entries as [Operator, unknown][]
+    unknownOperators = unknown.length > 0
+    // The known operators are still checked, so that every problem of the entry shows at once.
+    operators = entries.filter((entry) => !unknown.includes(entry)) as [Operator, unknown][]
   } else if (Array.isArray(value)) {
     details.push({ field: path, message: 'must be a value or an operator object; use {"in": [...]} for several values' })
     return null
@@ -78,7 +80,7 @@ function parseEntry(key: string, value: unknown, definitions: readonly FieldDefi
     details.push(...(firstProblems ?? []))
     return null
   }
-  return { key, byFieldId }
+  return unknownOperators ? null : { key, byFieldId }
 }
 
 /** Types each operand for `field`; `objectPath` is `null` for a plain value (reported on the key itself). */

@@ -126,6 +126,7 @@ test('filter problems are reported with their path', () => {
     ['filter.custom_price.gte', 'filter.custom_area.gt', 'filter.custom_note.in', 'filter.custom_ok.in.1', 'filter.custom_topic', 'filter.price', 'filter.custom_day.between', 'filter.custom_1'],
   )
   assert.equal(fields({ query: 'a', filter: { custom_area: 'kyoto' } }), ['filter.custom_area'])
+  assert.equal(fields({ query: 'a', category_id: 'news', filter: { custom_price: { gte: 'x', near: 1 } } }), ['filter.custom_price.near', 'filter.custom_price.gte'])
   assert.equal(fields({ query: 'a', filter: { custom_area: {} } }), ['filter.custom_area'])
   assert.equal(fields({ query: 'a', filter: [] }), ['filter'])
   assert.equal(fields({ query: 'a', filter: { custom_note: { in: Array.from({ length: 101 }, () => 'x') } } }), ['filter.custom_note.in'])
