@@ -228,6 +228,18 @@ test('a pruned change log (rows never seen) rebuilds the index', async ({ store,
   assert.ok(await eventually(async () => (await search.search('t1', query('pruning'))).total === 3))
 })
 
+test('a catch-up that fails (storage busy) is retried by the next search', async ({ store, other, search }) => {
+  await seed(store, 't1', [news], [aContent('t1', 'c1', 'news', { title: 'Retry one' })])
+  assert.is((await search.search('t1', query('retry'))).total, 1)
+  await seed(other, 't1', [], [aContent('t1', 'c2', 'news', { title: 'Retry two' })])
+  const getContent = store.getContent.bind(store)
+  store.getContent = () => Promise.reject(new Error('busy'))
+  const failed = await search.search('t1', query('retry')).then(() => false, () => true)
+  store.getContent = getContent
+  assert.ok(failed)
+  assert.is((await search.search('t1', query('retry'))).total, 2)
+})
+
 test('a tenant with many changes at once is rebuilt rather than patched', async ({ store, other }) => {
   const search = createSqliteSearch(store, { rebuildThreshold: 5, pageSize: 7 })
   await seed(store, 't1', [news], [aContent('t1', 'c0', 'news', { title: 'Bulk zero' })])

@@ -110,11 +110,21 @@ export class SqliteSearchIndex implements SearchPort {
 
   /** Applies the `change_log` rows committed since the last call (by any connection). */
   async #catchUp(): Promise<void> {
-    const db = this.#store.db
-    const version = db.pragma('data_version', { simple: true }) as number
+    const version = this.#store.db.pragma('data_version', { simple: true }) as number
     if (version === this.#dataVersion) return
     // Read the version first: a commit landing while we read bumps it again for the next call.
     this.#dataVersion = version
+    try {
+      await this.#applyLog()
+    } catch (error) {
+      // Hint: what was applied stays applied (re-applying is harmless); the next search retries the rest.
+      this.#dataVersion = null
+      throw error
+    }
+  }
+
+  async #applyLog(): Promise<void> {
+    const db = this.#store.db
     // Hint: sqlite_sequence remembers the last seq even when the log has been emptied.
     const bounds = db
       .prepare(
