@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { StorageUnavailableError } from '@frontdesk/core'
+import { StorageUnavailableError, UsageError } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
 import { openTempStore } from '../test/util/temp-store.ts'
 import { openSqliteStore } from './sqlite-store.ts'
@@ -163,6 +165,41 @@ misuse('close lets writes already requested finish, then closes', async () => {
   const reopened = openSqliteStore({ path })
   assert.is((await reopened.listTenants()).length, 3)
   await reopened.close()
+  await cleanup()
+})
+
+misuse('a file that is not a database is refused with a usage error naming no path', async () => {
+  const { path, cleanup } = openTempStore()
+  await cleanup()
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, 'this is not a database, just some text that is long enough to have a header '.repeat(20))
+  const error = (() => {
+    try {
+      openSqliteStore({ path })
+      return null
+    } catch (caught) {
+      return caught
+    }
+  })()
+  assert.instance(error, UsageError)
+  assert.not.match((error as Error).message, path)
+  rmSync(dirname(path), { recursive: true, force: true })
+})
+
+misuse('opening while another process holds the write lock past the timeout fails with StorageUnavailableError', async () => {
+  const { store, path, cleanup } = openTempStore()
+  await store.close()
+  const other = new Database(path)
+  other.exec('BEGIN EXCLUSIVE')
+  let error: unknown
+  try {
+    openSqliteStore({ path, busyTimeoutMs: 50 })
+  } catch (caught) {
+    error = caught
+  }
+  assert.instance(error, StorageUnavailableError)
+  other.exec('ROLLBACK')
+  other.close()
   await cleanup()
 })
 

@@ -5,6 +5,7 @@ import type {
 } from '@frontdesk/core'
 import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
 import { LOCK_WAIT_SLICE_MS, openConnection } from './connection/open-connection.ts'
+import { toOpenError } from './connection/open-error.ts'
 import type { Connection } from './connection/statement-cache.ts'
 import { WriteGate } from './connection/write-gate.ts'
 import type { CommitDurability } from './connection/write-gate.ts'
@@ -79,15 +80,17 @@ export class SqliteStore implements Store {
     this.path = options.path
     this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
     this.#changeLogRetention = Math.max(0, Math.floor(options.changeLogRetention ?? DEFAULT_CHANGE_LOG_RETENTION))
-    this.#writer = openConnection(options.path, 'writer', this.#busyTimeoutMs)
+    let writer: Connection | undefined
     try {
-      migrate(this.#writer.db)
-      this.#writer.db.pragma(`busy_timeout = ${LOCK_WAIT_SLICE_MS}`)
+      writer = openConnection(options.path, 'writer', this.#busyTimeoutMs)
+      migrate(writer.db)
+      writer.db.pragma(`busy_timeout = ${LOCK_WAIT_SLICE_MS}`)
       this.#reader = openConnection(options.path, 'reader')
     } catch (error) {
-      this.#writer.db.close()
-      throw error
+      writer?.db.close()
+      throw toOpenError(error)
     }
+    this.#writer = writer
     this.db = this.#reader.db
     this.#gate = new WriteGate(this.#writer, this.#busyTimeoutMs)
     this.#contents = new ContentAccess(this.#reader, (step) => this.#read(step))
