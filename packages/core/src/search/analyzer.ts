@@ -28,15 +28,6 @@ export interface Token {
   headEnd: number
 }
 
-/** A token over normalised text, before its offsets are mapped back. */
-interface RawToken {
-  term: string
-  start: number
-  end: number
-  cjk: boolean
-  headEnd: number
-}
-
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005\u3006\u30f6`
 const COMPLEX = String.raw`\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}`
 // Hint: the `v` flag (set subtraction) is built at run time; TypeScript's target predates it.
@@ -70,63 +61,72 @@ export function isCjkChar(char: string): boolean {
 
 /** The terms to index for `text`, in order, repeats kept (term frequency counts). */
 export function indexTerms(text: string): string[] {
-  if (text === '') return []
-  return analyze(normalizeTerm(text)).map((token) => token.term)
+  const terms: string[] = []
+  if (text !== '') analyze(normalizeTerm(text), (term) => void terms.push(term))
+  return terms
 }
 
 /** Analyses `text` into tokens with their offsets in `text` (see the file comment for the rules). */
 export function tokenize(text: string): Token[] {
-  if (text === '') return []
+  const tokens: Token[] = []
+  if (text === '') return tokens
   const normalized = normalizeTerm(text)
   // Most text keeps its length under NFKC and lower-casing: offsets then carry over as they are.
-  if (normalized.length === text.length && text.normalize('NFKC') === text) return analyze(normalized)
+  if (normalized.length === text.length && text.normalize('NFKC') === text) {
+    analyze(normalized, (term, start, end, cjk, headEnd) => void tokens.push({ term, start, end, cjk, headEnd }))
+    return tokens
+  }
   const mapped = normalizeWithOffsets(text)
-  return analyze(mapped.text).map((token) => ({
-    term: token.term,
-    start: mapped.starts[token.start] ?? 0,
-    end: mapped.ends[token.end - 1] ?? 0,
-    cjk: token.cjk,
-    headEnd: mapped.ends[token.headEnd - 1] ?? 0,
-  }))
+  analyze(mapped.text, (term, start, end, cjk, headEnd) => {
+    tokens.push({ term, start: mapped.starts[start] ?? 0, end: mapped.ends[end - 1] ?? 0, cjk, headEnd: mapped.ends[headEnd - 1] ?? 0 })
+  })
+  return tokens
 }
 
-/** Tokens of normalised text, offsets into it. */
-function analyze(text: string): RawToken[] {
-  const tokens: RawToken[] = []
+/** Receives each term of normalised text with its offsets in it (see `Token`). */
+type Sink = (term: string, start: number, end: number, cjk: boolean, headEnd: number) => void
+
+/** Feeds the terms of normalised text to `sink`, in order. */
+function analyze(text: string, sink: Sink): void {
   for (const match of text.matchAll(PIECES)) {
     const start = match.index
     const groups = match.groups ?? {}
-    if (groups.cjk !== undefined) emitCjkRun(groups.cjk, start, tokens)
+    if (groups.cjk !== undefined) emitCjkRun(groups.cjk, start, sink)
     else if (groups.complex !== undefined) {
       for (const segment of wordSegmenter.segment(groups.complex)) {
         if (!segment.isWordLike) continue
         const at = start + segment.index
-        tokens.push({ term: segment.segment, start: at, end: at + segment.segment.length, cjk: false, headEnd: at + segment.segment.length })
+        sink(segment.segment, at, at + segment.segment.length, false, at + segment.segment.length)
       }
     } else if (groups.word !== undefined && HAS_LETTER_OR_DIGIT.test(groups.word)) {
-      tokens.push({ term: groups.word, start, end: start + groups.word.length, cjk: false, headEnd: start + groups.word.length })
+      sink(groups.word, start, start + groups.word.length, false, start + groups.word.length)
     }
   }
-  return tokens
 }
 
 /** Bigrams of a CJK run, then its last character; a character keeps its combining marks (e.g. variation selectors). */
-function emitCjkRun(run: string, base: number, tokens: RawToken[]): void {
-  const chars: { start: number; end: number }[] = []
-  let offset = base
-  for (const char of run) {
-    const last = chars[chars.length - 1]
-    if (last !== undefined && MARK.test(char)) last.end += char.length
-    else chars.push({ start: offset, end: offset + char.length })
-    offset += char.length
+function emitCjkRun(run: string, base: number, sink: Sink): void {
+  // Start offsets (within `run`) of its characters, and the run's end.
+  const bounds: number[] = []
+  for (let i = 0; i < run.length; ) {
+    const code = run.codePointAt(i) ?? 0
+    const length = code > 0xffff ? 2 : 1
+    if (bounds.length === 0 || !mayBeMark(code) || !MARK.test(run.slice(i, i + length))) bounds.push(i)
+    i += length
   }
-  const slice = (start: number, end: number): string => run.slice(start - base, end - base)
-  let previous: { start: number; end: number } | undefined
-  for (const char of chars) {
-    if (previous !== undefined) tokens.push({ term: slice(previous.start, char.end), start: previous.start, end: char.end, cjk: true, headEnd: previous.end })
-    previous = char
+  bounds.push(run.length)
+  for (let k = 0; k + 2 < bounds.length; k++) {
+    const from = bounds[k] ?? 0
+    const to = bounds[k + 2] ?? 0
+    sink(run.slice(from, to), base + from, base + to, true, base + (bounds[k + 1] ?? 0))
   }
-  if (previous !== undefined) tokens.push({ term: slice(previous.start, previous.end), start: previous.start, end: previous.end, cjk: true, headEnd: previous.end })
+  const last = bounds[bounds.length - 2] ?? 0
+  sink(run.slice(last), base + last, base + run.length, true, base + run.length)
+}
+
+/** Cheap pre-check: CJK letters (U+3040…U+FDFF but two kana marks) are never combining marks. */
+function mayBeMark(code: number): boolean {
+  return code < 0x3040 || code === 0x3099 || code === 0x309a || code >= 0xfe00
 }
 
 /**
