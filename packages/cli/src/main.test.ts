@@ -60,7 +60,7 @@ run('a database that cannot be opened is one line; FRONTDESK_DEBUG=1 adds the st
     assert.match(debug.stderr, /^frontdesk: Cannot open the database [^\n]+\nUsageError: [^\n]+\n\s+at /)
     assert.match(debug.stderr, /\nCaused by: TypeError: Cannot open database/)
     const notDb = await f.run(['--db', f.dir, 'tenant', 'list'], { noDb: true })
-    assert.match(notDb.stderr, /^frontdesk: Cannot open the database [^\n]+: unable to open the file/)
+    assert.match(notDb.stderr, /^frontdesk: Cannot open the database [^\n]+: Unable to open the database file \(is it a directory/)
   } finally {
     f.cleanup()
   }

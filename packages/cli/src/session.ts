@@ -40,8 +40,10 @@ export async function openSession(path: string): Promise<Session> {
   try {
     store = openSqliteStore({ path })
   } catch (error) {
-    if (error instanceof FrontdeskError) throw error
-    throw new UsageError(`Cannot open the database ${path}: ${openFailure(error)}`, { cause: error })
+    // The adapter words its errors without paths (they may reach HTTP clients); the operator
+    // is told which file.
+    const reason = error instanceof FrontdeskError ? error.message : openFailure(error)
+    throw new UsageError(`Cannot open the database ${path}: ${reason}`, { cause: error })
   }
   const frontdesk = createFrontdesk({ store })
   return { path, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }

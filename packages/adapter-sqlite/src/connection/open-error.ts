@@ -11,5 +11,9 @@ export function toOpenError(error: unknown): unknown {
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return new UsageError('The database file is not a frontdesk (SQLite) database, or it is damaged', { cause: error })
   }
+  // Hint: no retry cures a directory given as the file or a missing directory; it is not "busy".
+  if (code === 'SQLITE_CANTOPEN') {
+    return new UsageError('Unable to open the database file (is it a directory, or is its directory missing or not writable?)', { cause: error })
+  }
   return toStorageError(error)
 }
