@@ -1,5 +1,7 @@
 import type { ContentRecord, SearchPort, SearchQuery, SearchResult, Store } from '@frontdesk/core'
 import type { Database } from 'better-sqlite3'
+import type { ChangeRow } from './snapshot-file.ts'
+import { readSnapshot, writeSnapshot } from './snapshot-file.ts'
 import { TenantSearchIndex } from './tenant-index.ts'
 
 /** Options of `createSqliteSearch`. */
@@ -19,6 +21,18 @@ export interface SqliteSearchOptions {
    * tenant they need). With `false`, a tenant's index is built on its first search. Default true.
    */
   warmUp?: boolean
+  /**
+   * A directory for snapshot files (one per tenant, e.g. `<db>.search`). A tenant's index is
+   * saved there after it is built from the database and when the search index closes, and is
+   * restored from there on the next start, then caught up from `change_log`: a restart then
+   * costs a JSON parse instead of re-indexing every item. A snapshot is used only when it
+   * matches this database and the analyzer, and the log still reaches back to it. The files
+   * hold every item's text, drafts included: keep them as private as the database.
+   * Default: none (always build from the database).
+   */
+  snapshotDir?: string
+  /** Called after each tenant's index is built. */
+  onBuild?: (info: SearchBuildInfo) => void
 }
 
 /** What the search index needs of the SQLite store: the port, and the reader connection for `change_log`. */
@@ -26,10 +40,14 @@ export interface SearchableStore extends Store {
   readonly db: Database
 }
 
-interface ChangeRow {
-  tenant_id: string
-  entity: string
-  entity_id: string
+/** How a tenant's index was built, for logs and tests. */
+export interface SearchBuildInfo {
+  tenantId: string
+  /** `snapshot`: restored from a snapshot file, then caught up; `database`: read item by item. */
+  source: 'snapshot' | 'database'
+  /** Items indexed (any status). */
+  items: number
+  ms: number
 }
 
 /**
@@ -49,6 +67,8 @@ export class SqliteSearchIndex implements SearchPort {
   readonly #store: SearchableStore
   readonly #rebuildThreshold: number
   readonly #pageSize: number
+  readonly #snapshotDir: string | null
+  readonly #onBuild: ((info: SearchBuildInfo) => void) | null
   readonly #tenants = new Map<string, TenantSearchIndex>()
   #dataVersion: number | null = null
   #lastSeq = 0
@@ -59,6 +79,8 @@ export class SqliteSearchIndex implements SearchPort {
     this.#store = store
     this.#rebuildThreshold = options.rebuildThreshold ?? 2000
     this.#pageSize = options.pageSize ?? 200
+    this.#snapshotDir = options.snapshotDir ?? null
+    this.#onBuild = options.onBuild ?? null
     // Hint: a failed warm-up is not an error of anyone's request: the first search builds again.
     if (options.warmUp ?? true) this.warmUp().catch(() => undefined)
   }
@@ -83,10 +105,12 @@ export class SqliteSearchIndex implements SearchPort {
     return this.#exclusive(async () => (await this.#fresh(tenantId)).size)
   }
 
-  /** Drops the in-memory indexes. The store stays open (its owner closes it). */
+  /** Saves snapshots (with `snapshotDir`) and drops the in-memory indexes. The store stays open (its owner closes it). */
   async close(): Promise<void> {
+    if (this.#closed) return
     this.#closed = true
     await this.#queue.catch(() => undefined)
+    for (const [tenantId, index] of this.#tenants) this.#saveSnapshot(tenantId, index)
     this.#tenants.clear()
   }
 
@@ -188,11 +212,59 @@ export class SqliteSearchIndex implements SearchPort {
     }
   }
 
-  /** A tenant's index, built from the database. */
+  /** A tenant's index: restored from its snapshot and caught up when it can be, else built from the database. */
   async #build(tenantId: string): Promise<TenantSearchIndex> {
+    const started = performance.now()
+    const restored = await this.#restore(tenantId)
+    if (restored !== null) {
+      this.#onBuild?.({ tenantId, source: 'snapshot', items: restored.size, ms: performance.now() - started })
+      return restored
+    }
     const index = new TenantSearchIndex(await this.#store.listCategories(tenantId))
     for await (const page of this.#pages(tenantId)) for (const record of page) index.upsert(record)
+    this.#onBuild?.({ tenantId, source: 'database', items: index.size, ms: performance.now() - started })
+    this.#saveSnapshot(tenantId, index)
     return index
+  }
+
+  /** The tenant's snapshot, caught up to `#lastSeq`; `null` when there is none usable. */
+  async #restore(tenantId: string): Promise<TenantSearchIndex | null> {
+    if (this.#snapshotDir === null) return null
+    const file = readSnapshot(this.#snapshotDir, tenantId)
+    if (file === null) return null
+    const db = this.#store.db
+    // The row the snapshot ends at must still be there, unchanged: then every later row is too.
+    if (file.seq === 0 || file.anchor === null) {
+      const first = db.prepare('SELECT min(seq) AS first FROM change_log').get() as { first: number | null }
+      const last = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'").get() as { seq: number } | undefined
+      if (first.first !== 1 && (last?.seq ?? 0) !== 0) return null
+    } else {
+      const row = db.prepare('SELECT tenant_id, entity, entity_id FROM change_log WHERE seq = ?').get(file.seq) as ChangeRow | undefined
+      if (row === undefined || row.tenant_id !== file.anchor.tenant_id || row.entity !== file.anchor.entity || row.entity_id !== file.anchor.entity_id) return null
+    }
+    let index: TenantSearchIndex
+    try {
+      index = new TenantSearchIndex(file.tenant.categories, file.tenant)
+    } catch {
+      return null
+    }
+    if (file.seq < this.#lastSeq) {
+      const rows = db
+        .prepare('SELECT DISTINCT tenant_id, entity, entity_id FROM change_log WHERE seq > ? AND seq <= ? AND tenant_id = ?')
+        .all(file.seq, this.#lastSeq, tenantId) as ChangeRow[]
+      await this.#apply(index, tenantId, rows)
+    }
+    return index
+  }
+
+  /** Writes the tenant's snapshot as of `#lastSeq` (the index reflects at least that row). */
+  #saveSnapshot(tenantId: string, index: TenantSearchIndex): void {
+    if (this.#snapshotDir === null) return
+    const seq = this.#lastSeq
+    const anchor = seq === 0 ? undefined : (this.#store.db.prepare('SELECT tenant_id, entity, entity_id FROM change_log WHERE seq = ?').get(seq) as ChangeRow | undefined)
+    // Hint: without its anchor row (pruned), a snapshot could not be checked on load: skip it.
+    if (seq !== 0 && anchor === undefined) return
+    writeSnapshot(this.#snapshotDir, tenantId, { seq, anchor: anchor ?? null, tenant: index.toSnapshot() })
   }
 
   /** Every item of a tenant (any status), or those carrying a tag, page by page. */

@@ -1,7 +1,7 @@
 import type { CategoryRecord, ContentRecord, QueryTerm, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
 import { indexTerms, matchesSearch, searchComparator, stripHtml } from '@frontdesk/core'
 import MiniSearch from 'minisearch'
-import type { Query } from 'minisearch'
+import type { AsPlainObject, Options, Query } from 'minisearch'
 
 /** The text of an item as MiniSearch indexes it, one string per searched field. */
 interface IndexedText {
@@ -18,6 +18,26 @@ export const FIELD_BOOST = { title: 4, tags: 2, summary: 2, custom: 1.5, body: 1
 
 const FIELDS = Object.keys(FIELD_BOOST)
 
+/** Changes whenever what this file puts in MiniSearch changes: older snapshots are then rebuilt. */
+export const INDEX_FORMAT = 1
+
+/** A tenant index as plain data, for a snapshot file (see `toSnapshot`). */
+export interface TenantSnapshot {
+  categories: CategoryRecord[]
+  docs: SearchDocument[]
+  index: AsPlainObject
+}
+
+const MINI_OPTIONS: Options<IndexedText> = {
+  idField: 'id',
+  fields: FIELDS,
+  storeFields: [],
+  // Hint: core's analyzer does all the work; terms reach MiniSearch already normalised.
+  tokenize: (text) => indexTerms(text),
+  processTerm: (term) => term,
+  searchOptions: { tokenize: (text) => [text], processTerm: (term) => term, boost: { ...FIELD_BOOST } },
+}
+
 /**
  * One tenant's full-text index: a MiniSearch instance (scores use this tenant's documents
  * only) plus what filters and sorts need of each item and the tenant's categories. Every
@@ -30,17 +50,16 @@ export class TenantSearchIndex {
   readonly #docs = new Map<string, SearchDocument>()
   readonly #categories = new Map<string, CategoryRecord>()
 
-  constructor(categories: readonly CategoryRecord[]) {
+  /** An empty index knowing the tenant's categories, or one restored from `toSnapshot()` data. */
+  constructor(categories: readonly CategoryRecord[], restored?: Pick<TenantSnapshot, 'docs' | 'index'>) {
     for (const category of categories) this.#categories.set(category.id, category)
-    this.#mini = new MiniSearch<IndexedText>({
-      idField: 'id',
-      fields: FIELDS,
-      storeFields: [],
-      // Hint: core's analyzer does all the work; terms reach MiniSearch already normalised.
-      tokenize: (text) => indexTerms(text),
-      processTerm: (term) => term,
-      searchOptions: { tokenize: (text) => [text], processTerm: (term) => term, boost: { ...FIELD_BOOST } },
-    })
+    this.#mini = restored === undefined ? new MiniSearch<IndexedText>(MINI_OPTIONS) : MiniSearch.loadJS<IndexedText>(restored.index, MINI_OPTIONS)
+    for (const doc of restored?.docs ?? []) this.#docs.set(doc.id, doc)
+  }
+
+  /** The index as plain data (JSON-safe), to restore with the constructor. */
+  toSnapshot(): TenantSnapshot {
+    return { categories: [...this.#categories.values()], docs: [...this.#docs.values()], index: this.#mini.toJSON() }
   }
 
   /** Number of items indexed (any status). */

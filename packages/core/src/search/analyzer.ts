@@ -15,6 +15,12 @@
  *   A test checks that it splits like `Intl.Segmenter`.
  */
 
+/**
+ * Changes whenever `indexTerms` may give different terms for the same text: an engine that
+ * keeps an index across restarts rebuilds it then.
+ */
+export const ANALYZER_VERSION = 1
+
 /** One term of analysed text, with where it came from in the original string. */
 export interface Token {
   /** The normalised term, as indexed. */

@@ -1,0 +1,112 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SearchQuery } from '@frontdesk/core'
+import { parseQueryTerms } from '@frontdesk/core'
+import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openSqliteStore } from '../sqlite-store.ts'
+import type { SqliteStore } from '../sqlite-store.ts'
+import type { SearchBuildInfo, SqliteSearchOptions } from './sqlite-search.ts'
+import { createSqliteSearch } from './sqlite-search.ts'
+
+interface World {
+  dir: string
+  snapshots: string
+  store: SqliteStore
+  builds: SearchBuildInfo[]
+}
+
+const test = suite<World>('search snapshots')
+
+test.before.each(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'frontdesk-snapshot-'))
+  ctx.snapshots = join(ctx.dir, 'db.search')
+  ctx.store = openSqliteStore({ path: join(ctx.dir, 'db.sqlite') })
+  ctx.builds = []
+  await ctx.store.createTenant(aTenant('t1'))
+  await ctx.store.transaction(async (tx) => {
+    await tx.putCategory(aCategory('t1', 'news'))
+    await tx.putTag(aTag('t1', 'tag_a', 'alpha'))
+    await tx.putContent(aContent('t1', 'c1', 'news', { title: 'Lighthouse keeper', tags: [aTag('t1', 'tag_a', 'alpha')] }))
+    await tx.putContent(aContent('t1', 'c2', 'news', { title: 'Lighthouse museum' }))
+  })
+})
+
+test.after.each(async (ctx) => {
+  await ctx.store.close()
+  rmSync(ctx.dir, { recursive: true, force: true })
+})
+
+const q = (text: string): SearchQuery => ({ terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10 })
+
+function open(ctx: World, store: SqliteStore = ctx.store, options: SqliteSearchOptions = {}) {
+  return createSqliteSearch(store, { warmUp: false, snapshotDir: ctx.snapshots, onBuild: (info) => ctx.builds.push(info), ...options })
+}
+
+const ids = async (search: ReturnType<typeof open>, text: string) => (await search.search('t1', q(text))).hits.map((hit) => hit.id).sort()
+
+test('a built index is saved, restored on the next start and caught up with changes made meanwhile', async (ctx) => {
+  const first = open(ctx)
+  assert.equal(await ids(first, 'lighthouse'), ['c1', 'c2'])
+  await first.close()
+  assert.equal(readdirSync(ctx.snapshots), ['t1.json'])
+
+  // Changes while no search index runs: an edit, a deletion, a new item, a renamed tag.
+  await ctx.store.transaction(async (tx) => {
+    await tx.putContent(aContent('t1', 'c2', 'news', { title: 'Harbour museum', version: 2 }))
+    await tx.putContent(aContent('t1', 'c3', 'news', { title: 'Lighthouse lamp' }))
+    await tx.deleteContent('t1', 'c1')
+    await tx.putTag(aTag('t1', 'tag_a', 'beta'))
+  })
+  const second = open(ctx)
+  assert.equal(await ids(second, 'lighthouse'), ['c3'])
+  assert.equal(await ids(second, 'harbour'), ['c2'])
+  assert.equal(ctx.builds.map((b) => b.source), ['database', 'snapshot'])
+  assert.is(ctx.builds[1]?.items, 2)
+  await second.close()
+
+  const third = open(ctx)
+  assert.equal(await ids(third, 'lamp'), ['c3'])
+  assert.equal(ctx.builds.map((b) => b.source), ['database', 'snapshot', 'snapshot'])
+  await third.close()
+})
+
+test('a snapshot of another database is not used', async (ctx) => {
+  const first = open(ctx)
+  await first.search('t1', q('lighthouse'))
+  await first.close()
+  const otherDir = mkdtempSync(join(tmpdir(), 'frontdesk-snapshot-other-'))
+  const other = openSqliteStore({ path: join(otherDir, 'db.sqlite') })
+  try {
+    await other.createTenant(aTenant('t1'))
+    await other.transaction(async (tx) => {
+      await tx.putCategory(aCategory('t1', 'news'))
+      await tx.putContent(aContent('t1', 'x1', 'news', { title: 'Other place' }))
+      await tx.putContent(aContent('t1', 'x2', 'news', { title: 'Other thing' }))
+      await tx.putTag(aTag('t1', 'tag_z', 'zeta'))
+    })
+    const search = open(ctx, other)
+    assert.equal(await ids(search, 'lighthouse'), [])
+    assert.equal(await ids(search, 'other'), ['x1', 'x2'])
+    assert.is(ctx.builds[1]?.source, 'database')
+    await search.close()
+  } finally {
+    await other.close()
+    rmSync(otherDir, { recursive: true, force: true })
+  }
+})
+
+test('an unreadable snapshot is ignored and the index is built from the database', async (ctx) => {
+  const first = open(ctx)
+  await first.search('t1', q('lighthouse'))
+  await first.close()
+  writeFileSync(join(ctx.snapshots, 't1.json'), '{"format": 1, "truncated')
+  const second = open(ctx)
+  assert.equal(await ids(second, 'lighthouse'), ['c1', 'c2'])
+  assert.equal(ctx.builds.map((b) => b.source), ['database', 'database'])
+  await second.close()
+})
+
+test.run()
