@@ -20,6 +20,10 @@ export type ServerTransport =
 export interface ServerOptions extends HandleOptions {
   /** Largest request head in bytes; a bigger one gets 431. Default: Node's (16 KiB). */
   maxHeaderSize?: number
+  /** Time allowed to send the request headers, in ms. Default `HEADERS_TIMEOUT_MS` (10 s). */
+  headersTimeoutMs?: number
+  /** Time allowed to send the whole request, in ms. Default `REQUEST_TIMEOUT_MS` (30 s). */
+  requestTimeoutMs?: number
 }
 
 /** Time allowed to send the request headers (ms). */
@@ -41,9 +45,11 @@ export const HANDSHAKE_TIMEOUT_MS = 10_000
  */
 export function createServer(frontdesk: Frontdesk, transport: ServerTransport, options: ServerOptions = {}): https.Server | http.Server {
   const behindProxy = 'behindProxy' in transport
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
   const common: http.ServerOptions = {
-    headersTimeout: HEADERS_TIMEOUT_MS,
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    headersTimeout,
+    requestTimeout,
     keepAliveTimeout: behindProxy ? PROXY_KEEP_ALIVE_TIMEOUT_MS : KEEP_ALIVE_TIMEOUT_MS,
     // Hint: timeouts are enforced on this tick; Node's default (30 s) would let them overrun.
     connectionsCheckingInterval: 1_000,
@@ -56,8 +62,8 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   const server = behindProxy
     ? http.createServer(common, handler)
     : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, handler)
-  server.headersTimeout = HEADERS_TIMEOUT_MS
-  server.requestTimeout = REQUEST_TIMEOUT_MS
+  server.headersTimeout = headersTimeout
+  server.requestTimeout = requestTimeout
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS
   // Hint: with this listener Node leaves `Expect: 100-continue` to the handler, which invites the body only when authorised.
   server.on('checkContinue', handler)

@@ -55,7 +55,7 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     const principal = await frontdesk.authenticate(credentials, OPERATIONS[match.route.operation])
     if (principal.rateLimit !== undefined) setRateLimitHeaders(headers, principal.rateLimit)
     const reply = await run(frontdesk, principal, match.route, match.params, new URLSearchParams(search), request, options)
-    return replyResponse(reply, headers, request.headers['if-none-match'])
+    return replyResponse(reply, headers, request.headers['if-none-match'], principal.tenant.id)
   } catch (error) {
     const response = errorResponse(error)
     if (error instanceof RateLimitedError && error.limit !== undefined) setRateLimitHeaders(headers, error.limit)
@@ -106,8 +106,9 @@ function setRateLimitHeaders(headers: Record<string, string>, state: { limit: nu
   headers['ratelimit-reset'] = String(state.reset)
 }
 
-function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined): HttpResponse {
-  const { bytes, etag } = serializeBody(reply.body)
+function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined, tenantId: string): HttpResponse {
+  // The ETag covers the tenant: another tenant's identical body never earns a 304.
+  const { bytes, etag } = serializeBody(reply.body, tenantId)
   if (reply.replayed === true) headers['idempotent-replayed'] = 'true'
   if (reply.cache.kind === 'no-store') {
     headers['cache-control'] = 'no-store'

@@ -1,28 +1,36 @@
 import { createHash } from 'node:crypto'
 
-/** A reply body as sent: its JSON bytes and a strong ETag of exactly those bytes. */
+/** A reply body as sent: its JSON bytes and a strong ETag of exactly those bytes (and their scope). */
 export interface SerializedBody {
   bytes: Buffer
   etag: string
+  /** What the ETag was computed for, besides the bytes (see `serializeBody`). */
+  scope: string
 }
 
 // Core returns the same body object for every hit of a cached reply, so a hit costs no JSON work.
 const serialized = new WeakMap<object, SerializedBody>()
 
-/** The bytes and ETag of a reply body, computed once per body object. */
-export function serializeBody(body: unknown): SerializedBody {
-  if (typeof body !== 'object' || body === null) return serialize(body)
+/**
+ * The bytes and ETag of a reply body, computed once per body object. The ETag also covers
+ * `scope` (the tenant id): two tenants' identical bodies (an empty list, say) get different
+ * ETags, so an ETag seen by one tenant never earns a 304 from another — a 304 would tell
+ * that the other tenant's reply is the same.
+ */
+export function serializeBody(body: unknown, scope = ''): SerializedBody {
+  if (typeof body !== 'object' || body === null) return serialize(body, scope)
   let entry = serialized.get(body)
-  if (entry === undefined) {
-    entry = serialize(body)
+  if (entry === undefined || entry.scope !== scope) {
+    entry = serialize(body, scope)
     serialized.set(body, entry)
   }
   return entry
 }
 
-function serialize(body: unknown): SerializedBody {
+function serialize(body: unknown, scope: string): SerializedBody {
   const bytes = Buffer.from(JSON.stringify(body) ?? 'null')
-  return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url')}"` }
+  const etag = `"${createHash('sha256').update(scope).update('\0').update(bytes).digest('base64url')}"`
+  return { bytes, etag, scope }
 }
 
 /**

@@ -9,6 +9,7 @@ import { UsageError } from '@frontdesk/core'
 import type { ServerTransport } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { dbPathOf } from '../session.ts'
+import { parseRateLimit } from './key.ts'
 
 /** Options of `frontdesk serve`. */
 export interface ServeOptions {
@@ -25,6 +26,8 @@ export interface ServeOptions {
   behindProxy?: boolean
   /** Proxies whose `X-Forwarded-Proto` is believed (addresses or CIDR ranges). Default loopback. */
   trustedProxy?: string[]
+  /** Requests per second of a key without its own `--rate-limit` (burst twice that; 0 = unlimited). Default 100. */
+  defaultRateLimit?: number
 }
 
 /** A running server over an open database. */
@@ -80,7 +83,7 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
 export async function startServer(
   dbPath: string,
   transport: ServerTransport,
-  options: { host?: string; port?: number; portFallback?: boolean },
+  options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number },
 ): Promise<RunningServer> {
   const [{ createSqliteSearch, openSqliteStore }, { createFrontdesk }, { createServer }] = await Promise.all([
     import('@frontdesk/adapter-sqlite'),
@@ -90,7 +93,7 @@ export async function startServer(
   const store = openSqliteStore({ path: dbPath })
   const search = createSqliteSearch(store)
   try {
-    const frontdesk = createFrontdesk({ store, search })
+    const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
     // Hint: building the index now keeps the first search request fast.
     await search.warmUp()
     const server = createServer(frontdesk, transport)
@@ -172,7 +175,11 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
 export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const port = options.port ?? DEFAULT_PORT
   const { transport } = await transportOf(options, dbPath, env.cwd)
-  const running = await startServer(dbPath, transport, { host: options.host ?? '127.0.0.1', port })
+  const running = await startServer(dbPath, transport, {
+    host: options.host ?? '127.0.0.1',
+    port,
+    ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
+  })
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
   env.stdout.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
   await untilStopped(signal)
@@ -192,6 +199,7 @@ export function register(program: Command, env: CliEnv): void {
     .option('--dev-cert', 'use a self-signed certificate for localhost (created once, kept in .frontdesk/ beside the database)')
     .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
+    .addOption(new Option('--default-rate-limit <n>', 'requests per second of a key without its own --rate-limit (burst twice that; 0 = unlimited)').argParser(parseRateLimit))
     .action((options: ServeOptions, command: Command) => serve(dbPathOf(command, env), options, env))
 }
 

@@ -16,6 +16,8 @@ export interface Context {
   rateLimiter: RateLimiter
   /** Failed authentications allowed per client address and second (burst: twice that); 0 = unlimited. */
   failedAuthRate: number
+  /** Requests per second of a key without its own rate limit (burst: twice that); 0 = unlimited. */
+  defaultRateLimit: number
   /** The full-text engine of POST /v1/cms/search; `null` when none was configured. */
   search: SearchPort | null
 }

@@ -1,7 +1,7 @@
 import type { RequiredPermission } from '../auth/permissions.ts'
 import type { Credentials, Principal } from '../auth/principal.ts'
 import { authenticate } from '../auth/authenticate.ts'
-import { RateLimiter } from '../auth/rate-limiter.ts'
+import { DEFAULT_RATE_LIMIT, RateLimiter } from '../auth/rate-limiter.ts'
 import type { ResponseCacheOptions } from '../cache/response-cache.ts'
 import { ResponseCache } from '../cache/response-cache.ts'
 import { getCategory } from '../content/get-category.ts'
@@ -39,6 +39,11 @@ export interface FrontdeskOptions {
    * 0 turns the limit off.
    */
   failedAuthRate?: number
+  /**
+   * Requests per second of a key without a rate limit of its own (burst: twice that).
+   * Default 100 (CONTRACT §3); 0 makes such keys unlimited.
+   */
+  defaultRateLimit?: number
 }
 
 /**
@@ -56,6 +61,7 @@ export function createFrontdesk(options: FrontdeskOptions) {
     search: options.search ?? null,
     rateLimiter: new RateLimiter(clock),
     failedAuthRate: options.failedAuthRate ?? DEFAULT_FAILED_AUTH_RATE,
+    defaultRateLimit: options.defaultRateLimit ?? DEFAULT_RATE_LIMIT,
   }
   return {
     context,

@@ -5,7 +5,6 @@ import { parseApiKey } from './api-key.ts'
 import type { RequiredPermission } from './permissions.ts'
 import { hasPermission } from './permissions.ts'
 import type { Credentials, Principal } from './principal.ts'
-import { DEFAULT_RATE_LIMIT } from './rate-limiter.ts'
 
 /** `last_used_at` is written at most this often per key (CONTRACT §3). */
 const TOUCH_INTERVAL_MS = 60_000
@@ -17,7 +16,7 @@ const TOUCH_INTERVAL_MS = 60_000
  *
  * Rate limits: a client address whose recent attempts failed too often is refused (429)
  * before its key is even looked at; a valid key takes one token from its own bucket
- * (default 100/s, burst 200) before the permission check, so a key cannot hammer 403s either.
+ * (its own limit, else the default: 100/s with burst 200 unless configured) before the permission check, so a key cannot hammer 403s either.
  */
 export async function authenticate(ctx: Context, credentials: Credentials, required: RequiredPermission): Promise<Principal> {
   const { apiKey } = credentials
@@ -39,7 +38,7 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
   const { key, tenant } = found
   if (key.kind !== 'tenant' || parsed.kind !== 'tenant') throw credentialNotAllowed()
   if (key.disabled_at !== null) throw new AuthError('API_KEY_DISABLED', 'API key is disabled')
-  const rateLimit = ctx.rateLimiter.take(`key:${key.id}`, key.rate_limit ?? DEFAULT_RATE_LIMIT)
+  const rateLimit = ctx.rateLimiter.take(`key:${key.id}`, key.rate_limit ?? ctx.defaultRateLimit)
   if (!rateLimit.allowed) throw new RateLimitedError(rateLimit.retryAfter, rateLimit)
   if (!hasPermission(key.permissions, required)) throw new ForbiddenError()
   await touch(ctx, key.id, key.last_used_at)
