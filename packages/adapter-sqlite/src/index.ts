@@ -2,4 +2,4 @@ export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CHANGE_LOG_RETENTION, openSqliteStore,
 export type { SqliteStoreOptions } from './sqlite-store.ts'
 export { MIGRATIONS, SCHEMA_VERSION, migrate, schemaVersion } from './migrations/migrate.ts'
 export { createSqliteSearch, SqliteSearchIndex } from './search/sqlite-search.ts'
-export type { SearchableStore, SqliteSearchOptions } from './search/sqlite-search.ts'
+export type { SearchableStore, SearchBuildInfo, SqliteSearchOptions } from './search/sqlite-search.ts'
