@@ -1,0 +1,48 @@
+/*
+ * What the benchmark asks a load worker (`load-worker.ts`, a separate process) to do, and
+ * what the worker reports back. Plain data: it crosses the IPC channel.
+ */
+
+/** The requests of one scenario. */
+export type RequestPlan =
+  /** The same request again and again. */
+  | { kind: 'fixed'; method: 'GET' | 'POST'; path: string; body?: string }
+  /** Requests taken in turn from the list, across all connections (so each is sent about once per round). */
+  | { kind: 'rotate'; method: 'GET' | 'POST'; requests: { path: string; body?: string }[] }
+  /** A new inquiry per request (a fresh body each time). */
+  | { kind: 'inquiry'; path: string; categoryCode: string }
+
+/** One load run. */
+export interface LoadJob {
+  /** `https://127.0.0.1:<port>` */
+  origin: string
+  headers: Record<string, string>
+  plan: RequestPlan
+  connections: number
+  /** Seconds of load whose results are thrown away (connections, JIT, caches settle). */
+  warmupSeconds: number
+  /** Seconds measured. */
+  durationSeconds: number
+}
+
+/** What a load run measured (only 2xx answers count as requests and latencies). */
+export interface LoadResult {
+  /** 2xx answers per second over the measured time. */
+  rps: number
+  /** 2xx answers during the measured time. */
+  ok: number
+  /** Answers with another status, by status. */
+  otherStatuses: Record<string, number>
+  /** Connection errors and timeouts. */
+  errors: number
+  timeouts: number
+  /** Latency percentiles of 2xx answers, in ms (sub-millisecond precision). */
+  p50: number
+  p90: number
+  p99: number
+  max: number
+  mean: number
+  /** Requests sent by the plan in total (warm-up included): tells whether a rotation repeated itself. */
+  planned: number
+  seconds: number
+}

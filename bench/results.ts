@@ -1,0 +1,60 @@
+import type { InProcessResults } from './in-process.ts'
+import type { LoadResult } from './load-job.ts'
+
+/** One HTTP scenario's outcome. */
+export interface ScenarioResult {
+  id: string
+  label: string
+  /** Set when the scenario could not be measured (wrong answer before the load, worker failure). */
+  error?: string
+  result?: LoadResult
+  /** Requests/s over the ceiling's. */
+  ratio?: number
+  /** Distinct cacheable requests rotated over. */
+  distinct?: number
+  /** Whether every measured request must have missed frontdesk's response cache. */
+  allMisses?: boolean
+}
+
+/** One target of issue 8 and the figure measured for it. */
+export interface Check {
+  name: string
+  target: string
+  value: string
+  /** `null` when the figure could not be measured. */
+  pass: boolean | null
+}
+
+/** Everything one benchmark run measured; written to bench-results/<timestamp>.json. */
+export interface RunResults {
+  startedAt: string
+  finishedAt?: string
+  options: Record<string, unknown>
+  machine: { node: string; cpus: number; cpuModel: string; memoryBytes: number; loadBefore: number[]; loadAfter?: number[] }
+  import?: {
+    items: number
+    records: number
+    generateSeconds: number
+    seconds: number
+    itemsPerSecond: number
+    /** Building the search index in-process, as `serve` does on start. */
+    indexBuildSeconds: number
+    itemsPerSecondWithIndex: number
+    dbBytes: number
+  }
+  serve?: {
+    listeningMs: number
+    firstSearchMs: number
+    rssBytes: number | null
+    rssAfterLoadBytes?: number | null
+    /** `null`: the index is not persisted (rebuilt in memory on every start). */
+    indexDiskBytes: number | null
+    dbBytesAfter?: number
+  }
+  ceiling: LoadResult[]
+  ceilingRps?: number
+  scenarios: ScenarioResult[]
+  inProcess?: Omit<InProcessResults, 'walks'> & { walkedPages: number }
+  checks: Check[]
+  aborted?: string
+}

@@ -1,0 +1,200 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ensureDevCert } from '@frontdesk/http'
+import { atExit, installGuards, stopAll, stopChild } from './children.ts'
+import { MARKER_TERM } from './dataset.ts'
+import { HttpsClient } from './https-client.ts'
+import { measureInProcess } from './in-process.ts'
+import type { LoadJob, RequestPlan } from './load-job.ts'
+import { runLoad, startCeiling } from './load.ts'
+import type { BenchOptions } from './options.ts'
+import { parseOptions } from './options.ts'
+import { formatReport } from './report.ts'
+import type { RunResults } from './results.ts'
+import { buildScenarios, CACHE_ENTRIES, firstRequest } from './scenarios.ts'
+import { fileBytes, seed } from './seed.ts'
+import { residentBytes, startServe } from './server-process.ts'
+import { checkTargets } from './targets.ts'
+import { CATEGORY_CODES } from './dataset.ts'
+
+/*
+ * `npm run bench`: seeds a temporary database, measures the import, the in-process search and
+ * list latencies, starts the real `frontdesk serve` as its own process, and drives it (and a
+ * bare node:https ceiling server) with autocannon from separate worker processes. Prints a
+ * table against issue 8's targets and writes bench-results/<timestamp>.json. Everything runs
+ * on 127.0.0.1 and is bounded by --timeout; children are always stopped.
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
+
+function writeResults(results: RunResults): string {
+  const dir = join(ROOT, 'bench-results')
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${results.startedAt.replace(/[:.]/g, '-')}.json`)
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`)
+  return file
+}
+
+function finish(results: RunResults): void {
+  results.finishedAt = new Date().toISOString()
+  results.machine.loadAfter = loadavg()
+  results.checks = checkTargets(results)
+  const file = writeResults(results)
+  process.stdout.write(`\n${formatReport(results)}\n\nresults: ${file}\n`)
+}
+
+async function firstCorrectSearch(client: HttpsClient, markerId: string, deadlineMs: number): Promise<void> {
+  const body = JSON.stringify({ query: MARKER_TERM })
+  let last = 'no answer'
+  while (performance.now() < deadlineMs) {
+    try {
+      const answer = await client.request('POST', '/v1/cms/search', body, 5000)
+      const json = answer.json as { items?: { id?: string }[]; pagination?: { total?: number } } | null
+      if (answer.status === 200 && json?.pagination?.total === 1 && json.items?.[0]?.id === markerId) return
+      last = `status ${answer.status}: ${JSON.stringify(answer.json).slice(0, 300)}`
+    } catch (error) {
+      last = String(error)
+    }
+    await new Promise((done) => setTimeout(done, 20))
+  }
+  throw new Error(`no correct search answer in time (last: ${last})`)
+}
+
+async function main(options: BenchOptions, results: RunResults): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-bench-'))
+  atExit(() => {
+    if (options.keep) log(`kept ${dir}`)
+    else rmSync(dir, { recursive: true, force: true })
+  })
+  const dbPath = join(dir, 'bench.db')
+  if (options.build) {
+    log('building the CLI bundle (npm run build)…')
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit', timeout: 180_000 })
+  }
+
+  log(`seeding ${options.items} items into ${dbPath}…`)
+  const seeded = await seed(dbPath, options.items, log)
+  const facts = seeded.dataset.facts
+  log(`imported in ${seeded.importSeconds.toFixed(1)} s (${Math.round(options.items / seeded.importSeconds)} items/s); ${facts.visibleIds.length} visible`)
+
+  log('in-process: building the search index, choosing queries, timing searches and list pages, walking lists…')
+  const inProcess = await measureInProcess(seeded.store, seeded.key, facts, {
+    runs: options.runs,
+    deepPage: 2000,
+    perClass: 40,
+    walkQueries: ['', ...CATEGORY_CODES.map((code) => `category_code=${code}`), 'sort=title:asc'],
+  }, log)
+  const { walks, ...kept } = inProcess
+  results.inProcess = { ...kept, walkedPages: walks.reduce((n, w) => n + w.paths.length, 0) }
+  results.import = {
+    items: options.items,
+    records: seeded.summary.records,
+    generateSeconds: seeded.generateSeconds,
+    seconds: seeded.importSeconds,
+    itemsPerSecond: options.items / seeded.importSeconds,
+    indexBuildSeconds: inProcess.indexBuildSeconds,
+    itemsPerSecondWithIndex: options.items / (seeded.importSeconds + inProcess.indexBuildSeconds),
+    dbBytes: seeded.dbBytes,
+  }
+  await seeded.store.close()
+  const cert = await ensureDevCert(join(dir, '.frontdesk'))
+
+  log('starting frontdesk serve…')
+  const nodeFlags = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')] : []
+  const serve = await startServe(dbPath, nodeFlags, 120_000)
+  const client = new HttpsClient(serve.origin, cert.cert, { 'x-api-key': seeded.key })
+  try {
+    await firstCorrectSearch(client, facts.markerId, performance.now() + 120_000)
+    const firstSearchMs = performance.now() - serve.spawnedAt
+    results.serve = { listeningMs: serve.listeningMs, firstSearchMs, rssBytes: residentBytes(serve.child.pid), indexDiskBytes: null }
+    log(`serving ${serve.origin}: listening after ${(serve.listeningMs / 1000).toFixed(2)} s, first correct search after ${(firstSearchMs / 1000).toFixed(2)} s`)
+
+    const ceiling = await startCeiling(cert.certPath, cert.keyPath)
+    const job = (origin: string, plan: RequestPlan): LoadJob => ({
+      origin,
+      headers: { 'x-api-key': seeded.key, ...(plan.kind === 'fixed' && plan.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+      plan,
+      connections: options.connections,
+      warmupSeconds: options.warmup,
+      durationSeconds: options.duration,
+    })
+    const ceilingPlan: RequestPlan = { kind: 'fixed', method: 'GET', path: '/v1/cms/contents/ceiling' }
+    log('ceiling: bare node:https…')
+    results.ceiling.push(await runLoad(job(ceiling.origin, ceilingPlan)))
+
+    const scenarios = buildScenarios(facts, walks, inProcess.deepPage, inProcess.queries).filter((s) => options.only === null || options.only.includes(s.id))
+    for (const scenario of scenarios) {
+      const first = firstRequest(scenario.plan)
+      const problem = scenario.check(await client.request(first.method, first.path, first.body))
+      if (problem !== null) {
+        log(`${scenario.id}: wrong answer before the load (${problem}); skipped`)
+        results.scenarios.push({ id: scenario.id, label: scenario.label, error: problem })
+        continue
+      }
+      log(`${scenario.id}: ${scenario.label}…`)
+      try {
+        const result = await runLoad(job(serve.origin, scenario.plan))
+        const entry = { id: scenario.id, label: scenario.label, result, ...(scenario.distinct === undefined ? {} : { distinct: scenario.distinct }) }
+        // A rotation over more keys than the cache holds misses every time (LRU); so does one never repeated.
+        const allMisses = scenario.distinct === undefined || scenario.distinct <= 1 ? undefined : scenario.distinct > CACHE_ENTRIES || result.planned <= scenario.distinct
+        results.scenarios.push(allMisses === undefined ? entry : { ...entry, allMisses })
+        log(`  ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`)
+      } catch (error) {
+        results.scenarios.push({ id: scenario.id, label: scenario.label, error: String(error) })
+      }
+    }
+
+    log('ceiling again…')
+    results.ceiling.push(await runLoad(job(ceiling.origin, ceilingPlan)))
+    await stopChild(ceiling.child, 2000)
+    const ceilingRps = results.ceiling.reduce((n, c) => n + c.rps, 0) / results.ceiling.length
+    results.ceilingRps = ceilingRps
+    for (const s of results.scenarios) if (s.result !== undefined) s.ratio = s.result.rps / ceilingRps
+    results.serve.rssAfterLoadBytes = residentBytes(serve.child.pid)
+    results.serve.dbBytesAfter = fileBytes(dbPath)
+  } finally {
+    client.close()
+    log('stopping frontdesk serve…')
+    await stopChild(serve.child, 20_000)
+    if (options.cpuProf) log(`CPU profile of the server in ${join(dir, 'profiles')}`)
+  }
+}
+
+let options: BenchOptions
+try {
+  options = parseOptions(process.argv.slice(2))
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(2)
+}
+const cpu = cpus()
+const results: RunResults = {
+  startedAt: new Date().toISOString(),
+  options: { ...options },
+  machine: { node: process.version, cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryBytes: totalmem(), loadBefore: loadavg() },
+  ceiling: [],
+  scenarios: [],
+  checks: [],
+}
+installGuards(options.timeout * 1000, (reason) => {
+  results.aborted = reason
+  log(`${reason}: stopping`)
+  finish(results)
+})
+main(options, results).then(
+  () => {
+    finish(results)
+    return stopAll(2000)
+  },
+  async (error: unknown) => {
+    results.aborted = error instanceof Error ? error.message : String(error)
+    log(`failed: ${results.aborted}`)
+    finish(results)
+    await stopAll(2000)
+    process.exitCode = 1
+  },
+)

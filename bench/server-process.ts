@@ -1,0 +1,80 @@
+import type { ChildProcess } from 'node:child_process'
+import { fork, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { isRunning, track } from './children.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CLI = fileURLToPath(new URL('../packages/cli/bin/frontdesk.js', import.meta.url))
+
+/** A started `frontdesk serve` process. */
+export interface ServeProcess {
+  child: ChildProcess
+  origin: string
+  /** `performance.now()` when it was spawned. */
+  spawnedAt: number
+  /** Milliseconds from spawn to the "serving" line (index built, listening). */
+  listeningMs: number
+  /** What the process wrote to stderr so far (for error reports). */
+  stderr(): string
+}
+
+/**
+ * Spawns the real server, `node packages/cli/bin/frontdesk.js serve --db FILE --dev-cert
+ * --port 0` (the bundled CLI, as users run it), optionally with extra node flags (e.g.
+ * `--cpu-prof`), and resolves once it prints the address it serves.
+ */
+export function startServe(dbPath: string, nodeFlags: string[], timeoutMs: number): Promise<ServeProcess> {
+  const spawnedAt = performance.now()
+  const child = track(spawn(process.execPath, [...nodeFlags, CLI, 'serve', '--db', dbPath, '--dev-cert', '--port', '0', '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }))
+  let out = ''
+  let err = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8')
+  })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`frontdesk serve did not start within ${timeoutMs / 1000} s. stderr: ${err.slice(-2000)}`)), timeoutMs)
+    const early = (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer)
+      reject(new Error(`frontdesk serve exited (${code ?? signal}) before serving. stderr: ${err.slice(-2000)}`))
+    }
+    child.once('exit', early)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8')
+      const match = /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(out)
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer)
+        child.off('exit', early)
+        resolve({ child, origin: match[1], spawnedAt, listeningMs: performance.now() - spawnedAt, stderr: () => err })
+      }
+    })
+  })
+}
+
+/** The resident set size of a running process, in bytes (Linux `/proc/<pid>/status` VmRSS), or `null`. */
+export function residentBytes(pid: number | undefined): number | null {
+  if (pid === undefined) return null
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match?.[1] === undefined ? null : Number(match[1]) * 1024
+  } catch {
+    return null
+  }
+}
+
+/** Forks a TypeScript module of this folder as a child with an IPC channel (tsx as loader). */
+export function forkTs(module: string, args: string[] = []): ChildProcess {
+  return track(fork(fileURLToPath(new URL(module, import.meta.url)), args, {
+    cwd: ROOT,
+    execArgv: ['--conditions=source', '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  }))
+}
+
+/** Whether the process is alive. */
+export function alive(child: ChildProcess): boolean {
+  return isRunning(child)
+}
