@@ -33,7 +33,12 @@ const FIELDS = ['query', 'category_id', 'tags', 'sort', 'from', 'size', 'filter'
 const ID = /^[A-Za-z0-9_-]{1,64}$/
 const SORT = /^(relevance|published_at:(asc|desc)|custom_([a-z][a-z0-9_]{0,62}):(asc|desc))$/
 
-const BodySchema = v.object({
+/**
+ * The valibot schema of the POST /v1/cms/search body's own fields (`filter` is checked by
+ * `parseSearchFilter` against the tenant's fields). Exported for `@frontdesk/http`'s OpenAPI
+ * document; use `parseSearchRequest`.
+ */
+export const SearchRequestSchema = v.object({
   query: v.pipe(
     v.string('must be a string'),
     v.trim(),
@@ -71,7 +76,7 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
   for (const key of Object.keys(body)) {
     if (!(FIELDS as readonly string[]).includes(key)) details.push({ field: key, message: 'is not a known field' })
   }
-  const parsed = v.safeParse(BodySchema, body, { abortEarly: false })
+  const parsed = v.safeParse(SearchRequestSchema, body, { abortEarly: false })
   if (!parsed.success) details.push(...issuesToDetails(parsed.issues))
   // Hint: sort and filter are checked even when other fields failed, so every problem shows at once.
   const raw = body as Record<string, unknown>
