@@ -1,11 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
+import type { AccessLogger } from './access-log.ts'
+import { redactTarget } from './access-log.ts'
 import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
+import { checkHealth } from './health.ts'
 import type { HttpResponse } from './http-types.ts'
 import { bodyReader } from './read-body.ts'
+import { requestIdOf } from './request-id.ts'
 import { createProxyMatcher } from './trusted-proxies.ts'
+import { HEALTH_PATH } from './openapi/openapi-document.ts'
 
 /** Options of `createHandler`. */
 export interface HandlerOptions extends HandleOptions {
@@ -15,6 +20,12 @@ export interface HandlerOptions extends HandleOptions {
    * anything else gets 403 `HTTPS_REQUIRED`. Default: loopback (`127.0.0.1`, `::1`).
    */
   trustedProxies?: readonly string[]
+  /**
+   * Receives one entry per request served (`/v1` and `/healthz`), once its response ended:
+   * request id, tenant code, key id, method, redacted path, status, duration. Never the key
+   * or a preview token. Default: no access log (`frontdesk serve` writes JSON lines to stdout).
+   */
+  onAccess?: AccessLogger
 }
 
 /**
@@ -23,6 +34,7 @@ export interface HandlerOptions extends HandleOptions {
  * path is its own, so unknown ones get a JSON 404. Registered for the server's `checkContinue`
  * event too (as `createServer` does), it answers `Expect: 100-continue` with `100 Continue`
  * only once the request passed its credential, permission and media-type checks.
+ * Standalone (no `next`), it also answers `GET /healthz` without a key (see `checkHealth`).
  */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse, next?: () => void) => void
 
@@ -35,16 +47,29 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
       next()
       return
     }
+    const started = performance.now()
     const socket = request.socket
     const fromProxy = isTrustedProxy(socket.remoteAddress)
+    const remoteAddress = (fromProxy ? forwardedFor(request) : undefined) ?? socket.remoteAddress
+    let caller: HttpResponse['caller']
+    if (options.onAccess !== undefined) {
+      const onAccess = options.onAccess
+      response.once('close', () => logAccess(onAccess, request, response, started, caller, remoteAddress))
+    }
+    if (next === undefined && url.split('?')[0] === HEALTH_PATH) {
+      void health(frontdesk, request, response)
+      return
+    }
     const secure = (socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
     // Hint: without a `checkContinue` listener Node has already sent 100 Continue; sending it twice is harmless.
     const expectsContinue = /^100-continue$/i.test(request.headers.expect ?? '')
     const body = bodyReader(request, expectsContinue ? () => response.writeContinue() : undefined)
     const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
-    const remoteAddress = (fromProxy ? forwardedFor(request) : undefined) ?? socket.remoteAddress
     handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress }, options)
-      .then((result) => write(response, result, hasBody && !body.complete))
+      .then((result) => {
+        caller = result.caller
+        write(response, result, hasBody && !body.complete)
+      })
       .catch(() => response.destroy())
   }
 }
@@ -76,4 +101,53 @@ function write(response: ServerResponse, result: HttpResponse, unreadBody: boole
   if (unreadBody) response.setHeader('connection', 'close')
   if (result.status !== 304) response.setHeader('content-length', result.body.length)
   response.end(result.body)
+}
+
+/** `GET /healthz`: 200 `{"status":"ok"}` when the store answers, else 503; no key, no HTTPS needed. */
+async function health(frontdesk: Frontdesk, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const method = request.method ?? 'GET'
+  let status = 405
+  let body: unknown = { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } }
+  if (method === 'GET' || method === 'HEAD') {
+    const ok = await checkHealth(frontdesk)
+    status = ok ? 200 : 503
+    body = { status: ok ? 'ok' : 'unavailable' }
+  }
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-request-id': requestIdOf(request.headers['x-request-id']),
+    'x-content-type-options': 'nosniff',
+  }
+  if (status === 405) headers.allow = 'GET, HEAD'
+  write(response, { status, headers, body: Buffer.from(JSON.stringify(body)) }, false)
+}
+
+function logAccess(
+  onAccess: AccessLogger,
+  request: IncomingMessage,
+  response: ServerResponse,
+  started: number,
+  caller: HttpResponse['caller'],
+  remoteAddress: string | undefined,
+): void {
+  const sent = response.headersSent ? response.statusCode : 0
+  const length = Number(response.getHeader('content-length') ?? 0)
+  try {
+    onAccess({
+      time: new Date().toISOString(),
+      request_id: String(response.getHeader('x-request-id') ?? ''),
+      tenant: caller?.tenant ?? null,
+      key_id: caller?.keyId ?? null,
+      method: request.method ?? '',
+      path: redactTarget(request.url ?? '/'),
+      status: sent,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      bytes: Number.isFinite(length) ? length : 0,
+      remote_address: remoteAddress ?? null,
+      ...(response.writableFinished ? {} : { aborted: true as const }),
+    })
+  } catch {
+    // A failing logger must not turn into a failure of the server.
+  }
 }

@@ -3,6 +3,7 @@ import * as https from 'node:https'
 import type { Frontdesk } from '@frontdesk/core'
 import { answerClientError } from './client-error.ts'
 import { createHandler } from './create-handler.ts'
+import type { HandlerOptions } from './create-handler.ts'
 import type { HandleOptions } from './handle.ts'
 import { DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
 
@@ -17,7 +18,7 @@ export type ServerTransport =
   | { behindProxy: true; trustedProxies?: readonly string[] }
 
 /** Options of `createServer`. */
-export interface ServerOptions extends HandleOptions {
+export interface ServerOptions extends HandleOptions, Pick<HandlerOptions, 'onAccess'> {
   /** Largest request head in bytes; a bigger one gets 431. Default: Node's (16 KiB). */
   maxHeaderSize?: number
   /** Time allowed to send the request headers, in ms. Default `HEADERS_TIMEOUT_MS` (10 s). */

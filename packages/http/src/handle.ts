@@ -6,6 +6,8 @@ import { assertJsonMediaType, parseJsonBody } from './json-body.ts'
 import { requestIdOf } from './request-id.ts'
 import type { Route } from './routes.ts'
 import { matchRoute } from './routes.ts'
+import { OPENAPI_PATH } from './openapi/openapi-document.ts'
+import { openApiResponse } from './openapi/openapi-response.ts'
 import { ifNoneMatchMatches, serializeBody } from './serialized-body.ts'
 
 /** Options of `handle` (and of `createHandler`, `createServer`). */
@@ -38,9 +40,15 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     vary: 'X-API-Key, X-Preview-Token',
   }
   if (request.secure) headers['strict-transport-security'] = HSTS
+  let caller: HttpResponse['caller']
   try {
     if (!request.secure) throw new FrontdeskError('HTTPS_REQUIRED', 'HTTPS is required')
     const [pathname = '', search = ''] = splitTarget(request.url)
+    if (pathname === OPENAPI_PATH) {
+      if (request.method === 'GET' || request.method === 'HEAD') return openApiResponse(headers, headerValue(request.headers['if-none-match']))
+      headers.allow = 'GET, HEAD'
+      throw new FrontdeskError('METHOD_NOT_ALLOWED', 'Method not allowed')
+    }
     const match = matchRoute(request.method, pathname)
     if (match.kind === 'not_found') throw new FrontdeskError('NOT_FOUND', 'Route not found')
     if (match.kind === 'method_not_allowed') {
@@ -53,14 +61,20 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     }
     if (request.remoteAddress) credentials.clientAddress = request.remoteAddress
     const principal = await frontdesk.authenticate(credentials, OPERATIONS[match.route.operation])
+    caller = { tenant: principal.tenant.code, keyId: principal.key.id }
     if (principal.rateLimit !== undefined) setRateLimitHeaders(headers, principal.rateLimit)
     const reply = await run(frontdesk, principal, match.route, match.params, new URLSearchParams(search), request, options)
-    return replyResponse(reply, headers, request.headers['if-none-match'], principal.tenant.id)
+    return { ...replyResponse(reply, headers, request.headers['if-none-match'], principal.tenant.id), caller }
   } catch (error) {
     const response = errorResponse(error)
     if (error instanceof RateLimitedError && error.limit !== undefined) setRateLimitHeaders(headers, error.limit)
     if (response.unexpected) report(options, error, { requestId, method: request.method, url: request.url })
-    return { status: response.status, headers: { ...headers, ...response.headers, 'cache-control': 'no-store' }, body: response.body }
+    return {
+      status: response.status,
+      headers: { ...headers, ...response.headers, 'cache-control': 'no-store' },
+      body: response.body,
+      ...(caller === undefined ? {} : { caller }),
+    }
   }
 }
 

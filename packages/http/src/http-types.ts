@@ -31,4 +31,6 @@ export interface HttpResponse {
   /** Header names in lower case. `content-length` is left to the transport. */
   headers: Record<string, string>
   body: Buffer
+  /** Who made the request, once its key was recognised (for the access log): tenant code and key id. */
+  caller?: { tenant: string; keyId: string }
 }

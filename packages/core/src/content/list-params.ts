@@ -91,7 +91,11 @@ const fieldFilters = v.pipe(
   }),
 )
 
-const ListParamsSchema = v.object(
+/**
+ * The valibot schema of the list query (one string per parameter; a repeated one arrives as an
+ * array and is refused). Exported for `@frontdesk/http`'s OpenAPI document; use `parseListParams`.
+ */
+export const ListParamsSchema = v.object(
   {
     category_code: v.optional(
       v.pipe(single(), v.minLength(1, 'must not be empty'), v.maxLength(LIST_LIMITS.maxCategoryCodeLength, `must be at most ${LIST_LIMITS.maxCategoryCodeLength} characters`)),

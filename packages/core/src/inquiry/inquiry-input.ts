@@ -73,8 +73,11 @@ function optional<S extends v.GenericSchema<string, string>>(schema: S) {
 
 const PRIORITY_MESSAGE = 'must be the integer 1 (low), 2 (medium) or 3 (high)'
 
-/** The body schema. Field order is the order `details` are reported in. */
-const InquirySchema = v.object({
+/**
+ * The body schema. Field order is the order `details` are reported in. Exported for
+ * `@frontdesk/http`'s OpenAPI document; use `parseInquiryInput`.
+ */
+export const InquirySchema = v.object({
   category_code: required({ max: CATEGORY_CODE_MAX_LENGTH }),
   title: required({ max: 200 }),
   content: required({ max: 10_000, multiline: true }),

@@ -1,0 +1,71 @@
+/** One line of the access log: a request, who made it and how it ended. Never a key or token. */
+export interface AccessLogEntry {
+  /** When the response ended (ISO 8601 UTC). */
+  time: string
+  request_id: string
+  /** The tenant's code once the key was recognised, else `null`. */
+  tenant: string | null
+  /** The id of the API key (`key_…`), never the key itself; `null` before authentication. */
+  key_id: string | null
+  method: string
+  /** Path and query with secrets redacted (see `redactTarget`). */
+  path: string
+  /** The status sent; 0 when the client went away before a response was sent. */
+  status: number
+  /** From the request's arrival to the response's end, in milliseconds (3 decimals). */
+  duration_ms: number
+  /** Bytes of the response body. */
+  bytes: number
+  /** The client's address (a trusted proxy's `X-Forwarded-For` client, else the peer). */
+  remote_address: string | null
+  /** `true` when the connection closed before the response was completely sent. */
+  aborted?: true
+}
+
+/** Receives every access-log entry. A throwing callback is ignored (it never fails a request). */
+export type AccessLogger = (entry: AccessLogEntry) => void
+
+const REDACTED = 'REDACTED'
+// Hint: anything shaped like a frontdesk secret (tenant/personal key, preview token) is hidden
+// wherever it appears, so a client that put its key in the URL by mistake does not leak it twice.
+const SECRET = /fd[kpv]_[0-9A-Za-z]{8,}/g
+const SECRET_PARAMETERS = new Set(['preview_token', 'api_key', 'apikey', 'key', 'token', 'x-api-key'])
+
+/**
+ * A request target fit for logs: the path and query as sent, except that the values of
+ * `preview_token` (and of `api_key`, `key`, `token`, which frontdesk never reads but a
+ * confused client may send) become `REDACTED`, and any `fdk_`/`fdp_`/`fdv_` secret anywhere
+ * is replaced. Other parameters are kept, since they explain what the request asked for.
+ * Long targets are cut at 2048 characters.
+ */
+export function redactTarget(url: string): string {
+  const at = url.indexOf('?')
+  let target = url
+  if (at !== -1) {
+    const query = url
+      .slice(at + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=')
+        const name = eq === -1 ? pair : pair.slice(0, eq)
+        return eq !== -1 && SECRET_PARAMETERS.has(safeDecode(name).toLowerCase()) ? `${name}=${REDACTED}` : pair
+      })
+      .join('&')
+    target = `${url.slice(0, at)}?${query}`
+  }
+  target = target.replace(SECRET, REDACTED)
+  return target.length > 2048 ? `${target.slice(0, 2048)}…` : target
+}
+
+/** One JSON line (with its newline) for `entry`. */
+export function formatAccessLog(entry: AccessLogEntry): string {
+  return `${JSON.stringify(entry)}\n`
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return text
+  }
+}

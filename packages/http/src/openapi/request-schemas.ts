@@ -1,0 +1,108 @@
+import type { OverrideActionContext } from '@valibot/to-json-schema'
+import { toJsonSchema } from '@valibot/to-json-schema'
+import { FILTER_OPERATORS, InquirySchema, LIST_LIMITS, ListParamsSchema, MAX_FILTER_FIELDS, MAX_IN_VALUES, SearchRequestSchema } from '@frontdesk/core'
+import type { JsonSchema } from './json-schema.ts'
+
+/**
+ * How the `check` actions of core's schemas read in JSON Schema. The converter cannot see into
+ * a predicate, so a check is recognised by its message: a length limit counted in code points
+ * becomes `maxLength` (JSON Schema counts code points too), the e-mail check `format: email`
+ * (core's rule is stricter than RFC 5322's syntax, see `isEmailAddress`), the priority check
+ * an integer range; any other check is appended to the field's `description`, so nothing the
+ * server enforces is silently left out.
+ */
+const CHECK_KEYWORDS: { match: RegExp; keywords: (found: RegExpExecArray) => JsonSchema }[] = [
+  { match: /^must be at most ([\d,]+) characters$/, keywords: (found) => ({ maxLength: Number((found[1] ?? '').replaceAll(',', '')) }) },
+  { match: /^must not be empty$/, keywords: () => ({ minLength: 1 }) },
+  { match: /e-mail address/, keywords: () => ({ format: 'email' }) },
+  { match: /^must be the integer 1 \(low\), 2 \(medium\) or 3 \(high\)$/, keywords: () => ({ type: 'integer', minimum: 1, maximum: 3 }) },
+]
+
+function messageOf(action: OverrideActionContext['valibotAction']): string | null {
+  const message: unknown = (action as { message?: unknown }).message
+  if (typeof message === 'string') return message
+  if (typeof message !== 'function') return null
+  try {
+    // Hint: core's checks use constant messages (`() => text`), which need no issue.
+    const text: unknown = message()
+    return typeof text === 'string' ? text : null
+  } catch {
+    return null
+  }
+}
+
+function describe(schema: JsonSchema, note: string): JsonSchema {
+  const before = typeof schema.description === 'string' ? `${schema.description} ` : ''
+  return { ...schema, description: `${before}${note}` }
+}
+
+function overrideAction(context: OverrideActionContext): JsonSchema | undefined {
+  const schema = context.jsonSchema as JsonSchema
+  const action = context.valibotAction
+  if (action.type === 'trim') return describe(schema, 'Trimmed of leading and trailing white space before it is checked.')
+  if (action.type !== 'check') return undefined
+  const message = messageOf(action)
+  if (message === null) return describe(schema, 'Checked further by the server.')
+  for (const rule of CHECK_KEYWORDS) {
+    const found = rule.match.exec(message)
+    if (found !== null) return { ...schema, ...rule.keywords(found) }
+  }
+  return describe(schema, `Also ${message}.`)
+}
+
+/** Converts a core valibot schema of an input (what clients send) to JSON Schema 2020-12. */
+export function inputJsonSchema(schema: Parameters<typeof toJsonSchema>[0]): JsonSchema {
+  const converted = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'throw', overrideAction }) as JsonSchema
+  delete converted.$schema
+  return converted
+}
+
+const filterValue: JsonSchema = { type: ['string', 'number', 'boolean'] }
+
+/**
+ * `filter` of a search request. Core checks it against the tenant's custom fields at request
+ * time (`parseSearchFilter`), so its keys cannot be listed here; the shape can.
+ */
+const SEARCH_FILTER: JsonSchema = {
+  type: 'object',
+  description:
+    'Custom-field filter. Keys are `custom_<field name>` of the category (or of any category without `category_id`). A plain value means `eq`; ' +
+    'an object combines operators (`{"gte": 10, "lt": 20}`). `gt`, `gte`, `lt`, `lte` apply to number and date fields; `in` takes 1 to ' +
+    `${MAX_IN_VALUES} values. At most ${MAX_FILTER_FIELDS} fields. An unknown field or operator is a 400.`,
+  maxProperties: MAX_FILTER_FIELDS,
+  propertyNames: { pattern: '^custom_[a-z][a-z0-9_]{0,62}$' },
+  additionalProperties: {
+    anyOf: [
+      filterValue,
+      {
+        type: 'object',
+        minProperties: 1,
+        properties: Object.fromEntries(
+          FILTER_OPERATORS.map((op) => [op, op === 'in' ? { type: 'array', items: filterValue, minItems: 1, maxItems: MAX_IN_VALUES } : filterValue]),
+        ),
+        additionalProperties: false,
+      },
+    ],
+  },
+}
+
+/**
+ * The request schemas of `/v1`, derived from core's valibot schemas. Where a schema
+ * transforms its input (the list's comma lists, `limit` read from text) the *input* shape is
+ * documented, with the rule in words; `limit` is documented as the integer it means.
+ */
+export function requestSchemas(): { listParameters: Record<string, JsonSchema>; searchRequest: JsonSchema; inquiryInput: JsonSchema } {
+  const list = inputJsonSchema(ListParamsSchema)
+  const listParameters = { ...(list.properties as Record<string, JsonSchema>) }
+  // Hint: query values are text on the wire; tools generate better clients from the integer.
+  listParameters.limit = { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit }
+  const search = inputJsonSchema(SearchRequestSchema)
+  const searchProperties = { ...(search.properties as Record<string, JsonSchema>), filter: SEARCH_FILTER }
+  const inquiry = inputJsonSchema(InquirySchema)
+  return {
+    listParameters,
+    // Both bodies refuse unknown fields (one detail each), which the converter cannot know.
+    searchRequest: { ...search, properties: searchProperties, additionalProperties: false },
+    inquiryInput: { ...inquiry, additionalProperties: false },
+  }
+}
