@@ -109,4 +109,14 @@ test('an unreadable snapshot is ignored and the index is built from the database
   await second.close()
 })
 
+test('closing after the store was closed still succeeds (no snapshot then)', async (ctx) => {
+  const store = openSqliteStore({ path: join(ctx.dir, 'db.sqlite') })
+  const search = open(ctx, store)
+  await search.search('t1', q('lighthouse'))
+  rmSync(ctx.snapshots, { recursive: true, force: true })
+  await store.close()
+  await search.close()
+  assert.equal(readdirSync(ctx.dir).includes('db.search'), false)
+})
+
 test.run()

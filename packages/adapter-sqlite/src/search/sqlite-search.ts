@@ -261,7 +261,12 @@ export class SqliteSearchIndex implements SearchPort {
   #saveSnapshot(tenantId: string, index: TenantSearchIndex): void {
     if (this.#snapshotDir === null) return
     const seq = this.#lastSeq
-    const anchor = seq === 0 ? undefined : (this.#store.db.prepare('SELECT tenant_id, entity, entity_id FROM change_log WHERE seq = ?').get(seq) as ChangeRow | undefined)
+    let anchor: ChangeRow | undefined
+    try {
+      anchor = seq === 0 ? undefined : (this.#store.db.prepare('SELECT tenant_id, entity, entity_id FROM change_log WHERE seq = ?').get(seq) as ChangeRow | undefined)
+    } catch {
+      return // Hint: the store was closed first; snapshots only save time.
+    }
     // Hint: without its anchor row (pruned), a snapshot could not be checked on load: skip it.
     if (seq !== 0 && anchor === undefined) return
     writeSnapshot(this.#snapshotDir, tenantId, { seq, anchor: anchor ?? null, tenant: index.toSnapshot() })
