@@ -37,7 +37,21 @@ export class Connection {
     try {
       return read()
     } finally {
+      this.#endRead()
+    }
+  }
+
+  /**
+   * Ends a read transaction. Should COMMIT fail (an I/O error), it is rolled back instead:
+   * a read transaction left open would pin this connection to its snapshot for good (later
+   * commits invisible) and keep the WAL from being checkpointed.
+   */
+  #endRead(): void {
+    try {
       this.prepare('COMMIT').run()
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK')
+      throw error
     }
   }
 }
