@@ -68,6 +68,8 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS
   // Hint: with this listener Node leaves `Expect: 100-continue` to the handler, which invites the body only when authorised.
   server.on('checkContinue', handler)
+  // Hint: Node answers any other expectation with a bare 417; RFC 9110 lets a server ignore it, so the request is served as usual.
+  server.on('checkExpectation', handler)
   server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, !behindProxy))
   return server
 }
