@@ -68,7 +68,7 @@ const garbageSegment = fc.oneof(
 )
 const knownPath = fc.constantFrom(
   '/v1/cms/contents', '/v1/cms/contents/cnt_1', '/v1/cms/contents/cnt_5', '/v1/cms/contents/slug/item-2', '/v1/cms/categories',
-  '/v1/cms/categories/cat_news', '/v1/cms/search', '/v1/inquiries', '/v1/inquiries/categories', '/v1', '/v1/', '/', '/v1/cms', '/v2/cms/contents',
+  '/v1/cms/categories/cat_news', '/v1/cms/search', '/v1/cms/search', '/v1/inquiries', '/v1/inquiries', '/v1/inquiries', '/v1/inquiries/categories', '/v1', '/v1/', '/', '/v1/cms', '/v2/cms/contents',
 )
 const path = fc.oneof(
   { weight: 14, arbitrary: knownPath },
@@ -100,8 +100,8 @@ function headers(world: World): fc.Arbitrary<Header[]> {
   const optional = fc.record(
     {
       second: sometimes(key, 10),
-      type: rarely(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'APPLICATION/JSON', 'application/json;charset="UTF-8"', 'text/plain', 'application/jsonx', 'multipart/form-data; boundary=x', '', ';;', 'application/json; charset')),
-      idempotency: rarely(fc.oneof(fc.constantFrom('', 'k', 'x'.repeat(255), 'x'.repeat(256), 'ü', ' spaced ', 'a,b'), headerText)),
+      type: fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'APPLICATION/JSON', 'application/json;charset="UTF-8"', 'text/plain', 'application/jsonx', 'multipart/form-data; boundary=x', '', ';;', 'application/json; charset') }),
+      idempotency: rarely(fc.oneof(fc.constantFrom('', 'k', 'k', 'k2', 'x'.repeat(255), 'x'.repeat(256), 'ü', ' spaced ', 'a,b'), headerText)),
       ifNoneMatch: rarely(fc.oneof(fc.constantFrom('*', '""', '"x"', 'W/"x"', 'W/', '"a", W/"b", *', ','), headerText)),
       preview: rarely(fc.oneof({ weight: 3, arbitrary: fc.constant(world.preview) }, fc.constantFrom('', 'fdv_', `fdv_${'B'.repeat(38)}`), headerText)),
       requestId: rarely(headerText),
@@ -159,7 +159,11 @@ const searchBody = fc.record(
   },
   { requiredKeys: [] },
 )
+const validInquiry = fc.record({ title: fc.string({ minLength: 1, maxLength: 20 }).filter((t) => t.trim() !== ''), priority: fc.integer({ min: 1, max: 3 }) }).map(({ title, priority }) =>
+  Buffer.from(JSON.stringify({ category_code: 'general', title, content: 'Hello', inquirer_name: 'Ann', inquirer_email: 'ann@example.com', priority })),
+)
 const body = fc.oneof(
+  { weight: 2, arbitrary: validInquiry },
   { weight: 4, arbitrary: fc.oneof(inquiryBody, searchBody).map((value) => Buffer.from(JSON.stringify(value))) },
   { weight: 2, arbitrary: fc.json({ maxDepth: 4 }).map((json) => Buffer.from(json)) },
   { weight: 1, arbitrary: fc.integer({ min: 100, max: 100_000 }).map((depth) => Buffer.from('['.repeat(depth) + ']'.repeat(depth))) },
