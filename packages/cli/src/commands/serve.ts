@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import type { Frontdesk, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
-import type { ServerTransport } from '@frontdesk/http'
+import type { AccessLogger, ServerTransport } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { dbPathOf } from '../session.ts'
 import { parseRateLimit } from './key.ts'
@@ -28,6 +28,8 @@ export interface ServeOptions {
   trustedProxy?: string[]
   /** Requests per second of a key without its own `--rate-limit` (burst twice that; 0 = unlimited). Default 100. */
   defaultRateLimit?: number
+  /** Write one JSON access-log line per request to stdout. Default true (`--no-access-log` turns it off). */
+  accessLog?: boolean
 }
 
 /** A running server over an open database. */
@@ -83,7 +85,7 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
 export async function startServer(
   dbPath: string,
   transport: ServerTransport,
-  options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number },
+  options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number; onAccess?: AccessLogger },
 ): Promise<RunningServer> {
   const [{ createSqliteSearch, openSqliteStore }, { createFrontdesk }, { createServer }] = await Promise.all([
     import('@frontdesk/adapter-sqlite'),
@@ -96,7 +98,7 @@ export async function startServer(
     const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
     // Hint: building the index now keeps the first search request fast.
     await search.warmUp()
-    const server = createServer(frontdesk, transport)
+    const server = createServer(frontdesk, transport, options.onAccess === undefined ? {} : { onAccess: options.onAccess })
     const host = options.host ?? '127.0.0.1'
     const port = await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
     const scheme = 'tls' in transport ? 'https' : 'http'
@@ -175,9 +177,12 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
 export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const port = options.port ?? DEFAULT_PORT
   const { transport } = await transportOf(options, dbPath, env.cwd)
+  const { formatAccessLog } = await import('@frontdesk/http')
+  const onAccess: AccessLogger | undefined = options.accessLog === false ? undefined : (entry) => env.stdout.write(formatAccessLog(entry))
   const running = await startServer(dbPath, transport, {
     host: options.host ?? '127.0.0.1',
     port,
+    ...(onAccess === undefined ? {} : { onAccess }),
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
   })
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
@@ -200,8 +205,38 @@ export function register(program: Command, env: CliEnv): void {
     .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
     .addOption(new Option('--default-rate-limit <n>', 'requests per second of a key without its own --rate-limit (burst twice that; 0 = unlimited)').argParser(parseRateLimit))
+    .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
+    .addHelpText('after', SERVE_HELP)
     .action((options: ServeOptions, command: Command) => serve(dbPathOf(command, env), options, env))
 }
+
+/** The end of `frontdesk serve --help`: global option, environment, endpoints, logs and signals. */
+export const SERVE_HELP = `
+Global option:
+  --db <path>          SQLite database file (default: $FRONTDESK_DB, else ./frontdesk.db)
+
+Environment variables:
+  FRONTDESK_DB         database file when --db is not given (default ./frontdesk.db)
+  FRONTDESK_DEBUG=1    print the stacks of errors (and their causes) on stderr
+
+Exactly one of --cert/--key, --dev-cert or --behind-proxy is required: the API is never
+served over plain HTTP to clients.
+
+Served besides /v1: GET /v1/openapi.json (the OpenAPI 3.1 document, no key needed) and
+GET /healthz (200 {"status":"ok"} when the database answers, else 503; no key, for load
+balancers).
+
+Logs: one JSON line per request on stdout (time, request_id, tenant, key_id, method, path
+with preview tokens redacted, status, duration_ms, bytes, remote_address); never a key or
+a token. Unexpected errors go to stderr with their request id.
+
+Signals: SIGTERM or SIGINT stops accepting connections, lets requests in flight finish
+(at most 10 s), closes the database and exits with code 0.
+
+Examples:
+  frontdesk serve --dev-cert
+  frontdesk --db /var/lib/frontdesk/frontdesk.db serve --behind-proxy --port 8080 --trusted-proxy 10.0.0.0/8
+`
 
 /** Parses a `--port` value: an integer from 0 to 65535. */
 export function parsePort(value: string): number {
