@@ -1,0 +1,141 @@
+import * as http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createPreviewToken, importRecords, listApiKeys } from '@frontdesk/core'
+import type { AccessLogEntry } from '@frontdesk/http'
+import { checkHealth, createHandler, formatAccessLog, redactTarget } from '@frontdesk/http'
+import type { TestServer } from './util/test-server.ts'
+import { closeServer, startTestServer } from './util/test-server.ts'
+
+const entries: AccessLogEntry[] = []
+let server: TestServer
+let key: string
+
+const test = suite('access log and health check')
+
+test.before(async () => {
+  server = await startTestServer({ server: { onAccess: (entry) => entries.push(entry) } })
+  await server.tenant('acme')
+  key = await server.key('acme', ['cms:read'])
+  await importRecords(server.frontdesk.context, {
+    tenantCode: 'acme',
+    records: [
+      { record: { kind: 'category', id: 'cat_news', code: 'news', name: 'News' }, location: '0' },
+      { record: { kind: 'content', id: 'cnt_draft', slug: 'draft', title: 'Draft', category_code: 'news' }, location: '1' },
+    ],
+  })
+})
+
+test.after(async () => {
+  await server.close()
+})
+
+/** The entry of the request whose response carried `requestId`, once the server logged it. */
+async function entryOf(requestId: string): Promise<AccessLogEntry> {
+  for (let i = 0; i < 100; i++) {
+    const found = entries.find((entry) => entry.request_id === requestId)
+    if (found !== undefined) return found
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error(`no access-log entry for ${requestId}`)
+}
+
+test('a keyed request is logged with tenant code and key id, never the key or the preview token', async () => {
+  const { token } = await createPreviewToken(server.frontdesk.context, { tenantCode: 'acme', target: { kind: 'content', id: 'cnt_draft' } })
+  const response = await server.request('GET', `/v1/cms/contents/slug/draft?preview_token=${token}&x=1`, { headers: { 'x-api-key': key, 'x-request-id': 'trace-abc-123' } })
+  assert.is(response.status, 200)
+  const entry = await entryOf('trace-abc-123')
+  const keyId = (await listApiKeys(server.frontdesk.context, 'acme'))[0]?.id
+  assert.equal(
+    { tenant: entry.tenant, key_id: entry.key_id, method: entry.method, path: entry.path, status: entry.status },
+    { tenant: 'acme', key_id: keyId, method: 'GET', path: '/v1/cms/contents/slug/draft?preview_token=REDACTED&x=1', status: 200 },
+  )
+  assert.ok(entry.duration_ms >= 0 && entry.duration_ms < 10_000)
+  assert.is(entry.bytes, Buffer.byteLength(response.text))
+  assert.is(entry.remote_address, '127.0.0.1')
+  assert.ok(!Number.isNaN(Date.parse(entry.time)))
+  const line = formatAccessLog(entry)
+  assert.ok(line.endsWith('\n') && !line.slice(0, -1).includes('\n'))
+  assert.not.ok(line.includes(key), 'the key is not logged')
+  assert.not.ok(line.includes(token), 'the preview token is not logged')
+})
+
+test('refused requests are logged too: no tenant before the key is known, the tenant after', async () => {
+  const anonymous = await server.request('GET', '/v1/cms/contents', { headers: { 'x-request-id': 'trace-anon-01' } })
+  assert.is(anonymous.status, 401)
+  assert.equal([(await entryOf('trace-anon-01')).tenant, (await entryOf('trace-anon-01')).status], [null, 401])
+  const invalid = await server.request('GET', '/v1/cms/contents?limit=0', { headers: { 'x-api-key': key, 'x-request-id': 'trace-bad-001' } })
+  assert.is(invalid.status, 400)
+  assert.equal([(await entryOf('trace-bad-001')).tenant, (await entryOf('trace-bad-001')).status], ['acme', 400])
+})
+
+test('a key sent in the URL by mistake is redacted wherever it appears', () => {
+  assert.is(redactTarget('/v1/cms/contents?api_key=abc&limit=5'), '/v1/cms/contents?api_key=REDACTED&limit=5')
+  assert.is(redactTarget('/v1/cms/contents/fdk_0123456789abcdefABCDEF0123456789abcdef'), '/v1/cms/contents/REDACTED')
+  assert.is(redactTarget('/v1/x?q=fdv_AAAAAAAAAAAAAAAA&Preview_Token=zzz'), '/v1/x?q=REDACTED&Preview_Token=REDACTED')
+  assert.is(redactTarget('/v1/cms/contents?category_code=news'), '/v1/cms/contents?category_code=news')
+  assert.is(redactTarget(`/v1/${'a'.repeat(3000)}`).length, 2049)
+})
+
+test('a throwing access logger never breaks a request', async () => {
+  const quiet = await startTestServer({
+    server: {
+      onAccess: () => {
+        throw new Error('logger down')
+      },
+    },
+  })
+  try {
+    assert.is((await quiet.request('GET', '/healthz')).status, 200)
+    assert.is((await quiet.request('GET', '/healthz')).status, 200)
+  } finally {
+    await quiet.close()
+  }
+})
+
+test('GET /healthz answers 200 without a key, 405 to other methods, and 503 once the database is gone', async () => {
+  const ok = await server.request('GET', '/healthz')
+  assert.is(ok.status, 200)
+  assert.equal(ok.body, { status: 'ok' })
+  assert.is(ok.headers['cache-control'], 'no-store')
+  assert.ok(ok.headers['x-request-id'])
+  const post = await server.request('POST', '/healthz', { body: {} })
+  assert.is(post.status, 405)
+  assert.is(post.headers.allow, 'GET, HEAD')
+  const other = await startTestServer()
+  try {
+    await other.store.close()
+    assert.is(await checkHealth(other.frontdesk), false)
+    const down = await other.request('GET', '/healthz')
+    assert.is(down.status, 503)
+    assert.equal(down.body, { status: 'unavailable' })
+  } finally {
+    await other.close()
+  }
+})
+
+test('mounted in another server (with next), /healthz and other paths stay the host’s own', async () => {
+  const handler = createHandler(server.frontdesk)
+  const host = http.createServer((req, res) =>
+    handler(req, res, () => {
+      res.end(`host:${req.url}`)
+    }),
+  )
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+  try {
+    const port = (host.address() as AddressInfo).port
+    const text = await new Promise<string>((resolve, reject) => {
+      http.get({ port, host: '127.0.0.1', path: '/healthz', agent: false }, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        res.on('end', () => resolve(body))
+      }).on('error', reject)
+    })
+    assert.is(text, 'host:/healthz')
+  } finally {
+    await closeServer(host)
+  }
+})
+
+test.run()
