@@ -1,0 +1,76 @@
+// Embedding frontdesk in an existing node:https service, next to the service's own routes.
+//
+//   FRONTDESK_DB=./frontdesk.db TLS_CERT=cert.pem TLS_KEY=key.pem PORT=8443 \
+//     node --conditions=source --import tsx examples/embed-node-http.ts
+//
+// (From a checkout; in your own project import the published packages and run it your way.)
+// Without TLS_CERT/TLS_KEY it makes a throw-away self-signed certificate for localhost.
+// The service keeps `/` and `/healthz` for itself; `/v1/...` is frontdesk's, served with the
+// same checks, errors and headers as `frontdesk serve`.
+import { readFileSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import * as https from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createFrontdesk } from '@frontdesk/core'
+import { checkHealth, createDevCert, createHandler, formatAccessLog } from '@frontdesk/http'
+
+const store = openSqliteStore({ path: process.env.FRONTDESK_DB ?? './frontdesk.db' })
+const search = createSqliteSearch(store)
+const frontdesk = createFrontdesk({
+  store,
+  search,
+  // Your own reaction to new inquiries (a mail, a queue message…), called after the 201.
+  hooks: { onInquiryCreated: (inquiry) => console.error(`new inquiry ${inquiry.id}`) },
+})
+
+// The access log goes wherever the service's logs go; here, JSON lines on stdout.
+const api = createHandler(frontdesk, { onAccess: (entry) => process.stdout.write(formatAccessLog(entry)) })
+
+/** The service's own routes. */
+async function ownRoutes(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const path = (request.url ?? '/').split('?')[0]
+  if (path === '/') {
+    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+    response.end('Hello from the host service. The content API lives under /v1/.\n')
+    return
+  }
+  if (path === '/healthz') {
+    // The host's health check includes frontdesk's database.
+    const ok = await checkHealth(frontdesk)
+    response.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' })
+    response.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', service: 'host' }))
+    return
+  }
+  response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+  response.end('Not found\n')
+}
+
+const tls =
+  process.env.TLS_CERT !== undefined && process.env.TLS_KEY !== undefined
+    ? { cert: readFileSync(process.env.TLS_CERT), key: readFileSync(process.env.TLS_KEY) }
+    : await createDevCert()
+
+const server = https.createServer({ ...tls, minVersion: 'TLSv1.2' }, (request, response) => {
+  // frontdesk takes /v1 and /v1/...; everything else falls through to `next`.
+  api(request, response, () => {
+    ownRoutes(request, response).catch(() => response.destroy())
+  })
+})
+
+server.listen(Number(process.env.PORT ?? 8443), process.env.HOST ?? '127.0.0.1', () => {
+  const { address, port } = server.address() as AddressInfo
+  console.log(`listening on https://${address}:${port}/ (frontdesk under /v1/)`)
+})
+
+// Graceful stop: finish requests in flight, then close the search index and the database.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close(async () => {
+      await search.close()
+      await store.close()
+      console.log('stopped')
+    })
+    server.closeIdleConnections()
+  })
+}
