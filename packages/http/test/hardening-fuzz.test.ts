@@ -203,7 +203,7 @@ function cases(world: World): fc.Arbitrary<Case> {
 function bytesOf(c: Case): Buffer {
   const lines = [`${c.method} ${c.target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close']
   for (const [name, value] of c.headers) lines.push(`${name}: ${value}`)
-  let payload = Buffer.alloc(0)
+  let payload: Buffer = Buffer.alloc(0)
   if (c.body !== null) {
     if (c.chunked) {
       lines.push('Transfer-Encoding: chunked')

@@ -8,10 +8,19 @@ import { Connection } from './statement-cache.ts'
 export const LOCK_WAIT_SLICE_MS = 25
 
 /**
+ * Bytes of WAL kept after a checkpoint has emptied it. Without a limit the file stays as large
+ * as the largest transaction ever made (a big import) for as long as any connection is open;
+ * SQLite's auto-checkpoint (every ~4 MiB) keeps it small in between.
+ */
+export const WAL_SIZE_LIMIT = 16 * 1024 * 1024
+
+/**
  * Opens one connection to the database file with frontdesk's pragmas, waiting up to
  * `lockWaitMs` (default `LOCK_WAIT_SLICE_MS`) for a lock in each call.
  *
  * - `journal_mode = WAL`: readers never block the writer, and the writer never blocks readers.
+ * - `journal_size_limit` (`WAL_SIZE_LIMIT`) on the writer: the WAL shrinks back after a big
+ *   transaction once the next write restarts it.
  * - `synchronous = FULL`: every commit is fsynced before it returns, so an acknowledged write
  *   (an inquiry above all) survives a crash of the process *and* of the machine. `NORMAL` would
  *   survive `kill -9` only.
@@ -26,6 +35,7 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
     db.pragma('synchronous = FULL')
     if (role === 'writer') {
       db.pragma('journal_mode = WAL')
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`)
       db.pragma('foreign_keys = ON')
       // Hint: a larger page cache (32 MB) keeps the indexes of a big import hot (~15 % faster).
       db.pragma('cache_size = -32000')
