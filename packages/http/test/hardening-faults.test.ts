@@ -140,7 +140,7 @@ test('a fault anywhere in a request is a clean 503 (or 500 for corruption), and 
       assert.ok(again.status === 200 || again.status === 201, `after ${code} on ${endpoint}: ${again.status} ${again.text}`)
       if (endpoint === 'inquiry') world.created++
     }),
-    { numRuns: RUNS, includeErrorInReport: true },
+    { numRuns: RUNS, includeErrorInReport: true, ...(process.env['FRONTDESK_FUZZ_SEED'] === undefined ? {} : { seed: Number(process.env['FRONTDESK_FUZZ_SEED']) }) },
   )
   assert.ok(world.faults.injected > RUNS / 3, `only ${world.faults.injected} faults were injected`)
   // Only acknowledged inquiries exist: a failed one rolled back completely.
