@@ -11,13 +11,14 @@ import { httpsFetch } from './util/https-fetch.ts'
 let server: TestServer
 let readKey: string
 let inquiryKey: string
+let tenantId = ''
 const attempts: { method: string; url: string; headers: Record<string, string> }[] = []
 
 const test = suite('the client against a real HTTPS server')
 
 test.before(async () => {
   server = await startTestServer()
-  await server.tenant('acme')
+  tenantId = (await server.tenant('acme')).id
   readKey = await server.key('acme', ['cms:*'])
   inquiryKey = await server.key('acme', ['inquiry:create'])
   const records: unknown[] = [
@@ -164,6 +165,19 @@ test('a lost inquiry response is retried with the same Idempotency-Key and creat
   assert.match(String(first), /^[0-9a-f-]{36}$/)
   assert.is(second, first)
   assert.is((await listInquiries(server.frontdesk.context, { tenantCode: 'acme' })).length, before + 1)
+})
+
+test('409 IDEMPOTENCY_IN_PROGRESS is retried with the same key until the earlier request is done', async () => {
+  const at = new Date().toISOString()
+  await server.store.claimIdempotencyKey(tenantId, 'form-42', 'other', { now: at, expiredBefore: '1970-01-01T00:00:00.000Z', staleBefore: '1970-01-01T00:00:00.000Z' })
+  const input = { category_code: 'sales', title: 'Busy', content: 'Retry me', inquirer_name: 'Di', inquirer_email: 'di@example.com' }
+  const error = (await client({ apiKey: inquiryKey }).inquiries.create(input, { idempotencyKey: 'form-42' }).catch((e: unknown) => e)) as FrontdeskApiError
+  assert.is(error.code, 'IDEMPOTENCY_IN_PROGRESS')
+  assert.is(attempts.length, 3, 'the first attempt and two retries')
+  assert.ok(attempts.every((a) => a.headers['idempotency-key'] === 'form-42'))
+  // The earlier request gives up its claim: the next retry goes through.
+  await server.store.releaseIdempotencyKey(tenantId, 'form-42')
+  assert.is((await client({ apiKey: inquiryKey }).inquiries.create(input, { idempotencyKey: 'form-42' })).title, 'Busy')
 })
 
 test('an abort stops the call, also while it waits to retry', async () => {

@@ -20,6 +20,7 @@ const clock = { now: () => now }
 let server: TestServer
 let validator: OpenApiValidator
 const keys: Record<string, string> = {}
+let tenantId = ''
 const seen = new Map<string, Set<number>>()
 const problems: string[] = []
 
@@ -27,7 +28,7 @@ const test = suite('the OpenAPI document describes every real response')
 
 test.before(async () => {
   server = await startTestServer({ clock, failedAuthRate: 0 })
-  await server.tenant('acme')
+  tenantId = (await server.tenant('acme')).id
   keys.read = await server.key('acme', ['cms:*'])
   keys.inquiry = await server.key('acme', ['inquiry:create'])
   keys.personal = await server.key('acme', [], { personal: true })
@@ -161,6 +162,10 @@ test('inquiries: 201, replay, 400, 422, 413, 415, categories', async () => {
   const replay = await call('POST', '/v1/inquiries', { key: keys.inquiry, body, headers: { 'idempotency-key': 'k-1' } })
   assert.is(replay.headers['idempotent-replayed'], 'true')
   await call('POST', '/v1/inquiries', { key: keys.inquiry, body: { ...body, title: 'Other' }, headers: { 'idempotency-key': 'k-1' } })
+  // A claim still in flight (as if another request with this key were being processed): 409.
+  const at = new Date(now).toISOString()
+  await server.store.claimIdempotencyKey(tenantId, 'k-busy', 'hash', { now: at, expiredBefore: '1970-01-01T00:00:00.000Z', staleBefore: '1970-01-01T00:00:00.000Z' })
+  assert.is((await call('POST', '/v1/inquiries', { key: keys.inquiry, body, headers: { 'idempotency-key': 'k-busy' } })).status, 409)
   await call('POST', '/v1/inquiries', { key: keys.inquiry, body: { category_code: 'nope', inquirer_email: 'x', priority: 7, extra: true } })
   await call('POST', '/v1/inquiries', { key: keys.inquiry, body: { ...body, content: 'x'.repeat(70_000) } })
   await call('POST', '/v1/inquiries', { key: keys.inquiry, body: 'hello', headers: { 'content-type': 'text/plain' } })
@@ -201,7 +206,8 @@ test('every response conformed, and every operation was seen with its main statu
   const statuses = (name: string) => [...(seen.get(name) ?? [])].sort()
   for (const route of ROUTES) assert.ok(statuses(route.operation).length > 0, `${route.operation} was called`)
   for (const code of [200, 304, 400, 401, 403, 429]) assert.ok(statuses('listContents').includes(code) || statuses('listCategories').includes(code), `saw ${code}`)
-  assert.ok(statuses('createInquiry').includes(422) && statuses('createInquiry').includes(415) && statuses('search').includes(413))
+  for (const code of [201, 400, 403, 409, 413, 415, 422]) assert.ok(statuses('createInquiry').includes(code), `createInquiry saw ${code}`)
+  assert.ok(statuses('search').includes(413) && statuses('getContent').includes(401))
 })
 
 test.run()
