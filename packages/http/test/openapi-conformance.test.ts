@@ -71,6 +71,9 @@ async function call(method: string, path: string, options: { key?: string; heade
   const headers = { ...(options.key === undefined ? {} : { 'x-api-key': options.key }), ...options.headers }
   const response = await server.request(method, path, { headers, ...(options.body === undefined ? {} : { body: options.body }) })
   problems.push(...validator.check(method, path, response))
+  if (response.status >= 200 && response.status < 300 && (options.body === undefined || typeof options.body === 'object')) {
+    problems.push(...validator.checkAcceptedRequest(method, path, options.body))
+  }
   const op = validator.operation(method, path)
   const name = String(op?.operationId ?? `${method} ${path}`)
   seen.set(name, (seen.get(name) ?? new Set()).add(response.status))

@@ -101,6 +101,36 @@ export class OpenApiValidator {
     return problems
   }
 
+  /**
+   * Problems of a request the server *accepted* (2xx) against the document's request schemas:
+   * every query parameter must be documented and valid (integers read from text), and a JSON
+   * body must match the request body schema. A document stricter than the server fails here.
+   */
+  checkAcceptedRequest(method: string, path: string, body: unknown): string[] {
+    const op = this.operation(method, path)
+    if (op === null) return []
+    const where = `${method} ${path} (accepted)`
+    const problems: string[] = []
+    const parameters = ((op.parameters ?? []) as unknown[]).map((p) => this.resolve(p) as Json)
+    for (const [name, value] of new URL(path, 'https://x').searchParams) {
+      const parameter = parameters.find((p) => p.in === 'query' && p.name === name)
+      if (parameter === undefined) {
+        problems.push(`${where}: query parameter ${name} is not documented`)
+        continue
+      }
+      const schema = parameter.schema as Json
+      const typed = schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value
+      const validate = this.compile(schema)
+      if (!validate(typed)) problems.push(`${where}: ${name}=${value}: ${this.#ajv.errorsText(validate.errors)}`)
+    }
+    const requestBody = op.requestBody as Json | undefined
+    if (requestBody !== undefined && body !== undefined) {
+      const validate = this.compile(((requestBody.content as Json)['application/json'] as Json).schema)
+      if (!validate(body)) problems.push(`${where}: body ${JSON.stringify(body).slice(0, 200)}: ${this.#ajv.errorsText(validate.errors)}`)
+    }
+    return problems
+  }
+
   /** Follows `$ref`s (`#/…` pointers into the document) until a plain object. */
   resolve(value: unknown): unknown {
     let current = value
