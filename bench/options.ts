@@ -20,12 +20,14 @@ export interface BenchOptions {
   cpuProf: boolean
   /** Only these HTTP scenarios (ids), e.g. `search_mix,detail_miss`. Default: all. */
   only: string[] | null
+  /** Let the server write its access log (JSON lines on stdout, drained by the benchmark), as `serve` does by default. */
+  accessLog: boolean
   /** Skip `npm run build` (the server runs the bundled CLI, which must then be current). */
   build: boolean
 }
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
-                 [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build]`
+                 [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]`
 
 /** Parses the command line; throws with the usage text on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -42,6 +44,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cpu-prof': { type: 'boolean' },
       only: { type: 'string' },
       'no-build': { type: 'boolean' },
+      'no-access-log': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -72,5 +75,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf,
     only: values.only === undefined ? null : values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''),
     build: values['no-build'] !== true,
+    accessLog: values['no-access-log'] !== true,
   }
 }

@@ -29,7 +29,7 @@ const fixed = (n: number, digits = 2) => n.toFixed(digits)
 export function formatReport(results: RunResults): string {
   const out: string[] = []
   const ceiling = results.ceilingRps
-  out.push(`frontdesk benchmark — ${results.options['items']} items, ${results.options['duration']} s per scenario, ${results.options['connections']} connections, node ${results.machine.node}, ${results.machine.cpus} CPUs (${results.machine.cpuModel})`)
+  out.push(`frontdesk benchmark — ${results.options['items']} items, ${results.options['duration']} s per scenario, ${results.options['connections']} connections, access log ${results.options['accessLog'] === false ? 'off' : 'on'}, node ${results.machine.node}, ${results.machine.cpus} CPUs (${results.machine.cpuModel})`)
   out.push(`load average before: ${results.machine.loadBefore.map((n) => n.toFixed(2)).join(' ')}${results.machine.loadAfter === undefined ? '' : `, after: ${results.machine.loadAfter.map((n) => n.toFixed(2)).join(' ')}`}`)
   out.push('')
   const rows: string[][] = results.ceiling.map((c, i) => [`ceiling: bare node:https, 1 KB JSON (run ${i + 1})`, fixed(c.rps, 0), fixed(c.p50), fixed(c.p99), '', ''])

@@ -106,7 +106,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
   log('starting frontdesk serve…')
   const nodeFlags = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')] : []
   // Hint: serve builds the whole search index before listening; the global timeout bounds this wait.
-  const serve = await startServe(dbPath, nodeFlags, options.timeout * 1000)
+  const serve = await startServe(dbPath, nodeFlags, options.accessLog ? [] : ['--no-access-log'], options.timeout * 1000)
   const client = new HttpsClient(serve.origin, cert.cert, { 'x-api-key': seeded.key })
   try {
     await firstCorrectSearch(client, facts.markerId, performance.now() + 120_000)

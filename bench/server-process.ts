@@ -24,9 +24,9 @@ export interface ServeProcess {
  * --port 0` (the bundled CLI, as users run it), optionally with extra node flags (e.g.
  * `--cpu-prof`), and resolves once it prints the address it serves.
  */
-export function startServe(dbPath: string, nodeFlags: string[], timeoutMs: number): Promise<ServeProcess> {
+export function startServe(dbPath: string, nodeFlags: string[], serveFlags: string[], timeoutMs: number): Promise<ServeProcess> {
   const spawnedAt = performance.now()
-  const child = track(spawn(process.execPath, [...nodeFlags, CLI, 'serve', '--db', dbPath, '--dev-cert', '--port', '0', '--host', '127.0.0.1'], {
+  const child = track(spawn(process.execPath, [...nodeFlags, CLI, 'serve', '--db', dbPath, '--dev-cert', '--port', '0', '--host', '127.0.0.1', ...serveFlags], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   }))
@@ -42,15 +42,19 @@ export function startServe(dbPath: string, nodeFlags: string[], timeoutMs: numbe
       reject(new Error(`frontdesk serve exited (${code ?? signal}) before serving. stderr: ${err.slice(-2000)}`))
     }
     child.once('exit', early)
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       out += chunk.toString('utf8')
       const match = /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(out)
       if (match?.[1] !== undefined) {
         clearTimeout(timer)
         child.off('exit', early)
+        // Hint: from now on stdout carries the access log (one line per request): drain it, keep nothing.
+        child.stdout?.off('data', onData)
+        child.stdout?.resume()
         resolve({ child, origin: match[1], spawnedAt, listeningMs: performance.now() - spawnedAt, stderr: () => err })
       }
-    })
+    }
+    child.stdout?.on('data', onData)
   })
 }
 
