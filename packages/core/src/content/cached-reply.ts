@@ -31,6 +31,7 @@ export async function cachedReply<T>(
   // Hint: the operation is part of the key, so an entry always holds this operation's reply type.
   if (hit !== null) return hit as Reply<T>
   const reply: Reply<T> = { status: 200, body: await compute(), cache: PUBLIC_CACHE }
-  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000)
+  // Hint: sized by its JSON (what it costs to hold, roughly), so long lists and bodies count for what they are.
+  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, JSON.stringify(reply.body).length)
   return reply
 }
