@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3'
 import type { ChangeRow } from './snapshot-file.ts'
 import { readSnapshot, writeSnapshot } from './snapshot-file.ts'
 import { TenantSearchIndex } from './tenant-index.ts'
+import { toStorageError } from '../connection/busy-retry.ts'
 
 /** Options of `createSqliteSearch`. */
 export interface SqliteSearchOptions {
@@ -117,7 +118,8 @@ export class SqliteSearchIndex implements SearchPort {
   /** Runs `work` after every earlier search or update: the indexes change one step at a time. */
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new Error('The search index is closed'))
-    const run = this.#queue.then(work, work)
+    // Hint: the index reads the reader connection directly; a driver fault (busy, full disk, I/O) becomes a 503 like the store's.
+    const run = this.#queue.then(work, work).catch((error: unknown) => Promise.reject(toStorageError(error)))
     this.#queue = run.catch(() => undefined)
     return run
   }
