@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 
 /*
- * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [N]`: where the time of a
- * `node --cpu-prof` profile went — the top N functions by self time, and self time per
- * package/file — to read profiles of the benchmark's server without a browser.
+ * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [N] [FROM_S] [TO_S]`: where the
+ * time of a `node --cpu-prof` profile went — the top N functions by self time, and self time
+ * per package/file — optionally only between FROM_S and TO_S seconds after the profile
+ * started (one scenario of a run), to read the benchmark server's profiles without a browser.
  */
 
 interface ProfileNode {
@@ -12,29 +13,35 @@ interface ProfileNode {
   children?: number[]
 }
 interface Profile {
+  startTime: number
   nodes: ProfileNode[]
   samples: number[]
   timeDeltas: number[]
 }
 
-const [file, topText] = process.argv.slice(2)
+const [file, topText, fromText, toText] = process.argv.slice(2)
 if (file === undefined) throw new Error('usage: profile-summary.ts FILE.cpuprofile [N]')
 const top = Number(topText ?? 30)
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile
 const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+const fromUs = Number(fromText ?? 0) * 1e6
+const toUs = toText === undefined ? Infinity : Number(toText) * 1e6
 const selfUs = new Map<number, number>()
+let at = 0
 for (let i = 0; i < profile.samples.length; i++) {
   const id = profile.samples[i] ?? 0
-  selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
+  const delta = profile.timeDeltas[i] ?? 0
+  at += delta
+  if (at < fromUs || at > toUs) continue
+  selfUs.set(id, (selfUs.get(id) ?? 0) + delta)
 }
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0)
 
-const shortUrl = (url: string) =>
-  url
-    .replace(/^file:\/\//, '')
-    .replace(/^.*\/node_modules\//, 'node_modules/')
-    .replace(/^.*\/packages\//, 'packages/')
-    .replace(/^.*\/dist\//, 'dist/')
+const shortUrl = (url: string) => {
+  const path = url.replace(/^file:\/\//, '')
+  if (path.includes('/node_modules/')) return path.replace(/^.*\/node_modules\//, 'node_modules/')
+  return path.replace(/^.*\/packages\//, 'packages/')
+}
 
 const byFunction = new Map<string, number>()
 const byFile = new Map<string, number>()
