@@ -17,7 +17,10 @@ export interface Scenario {
   distinct?: number
 }
 
-/** The capacity of frontdesk's response cache (its default), beyond which a rotation always misses. */
+/**
+ * The entry cap of frontdesk's response cache (its default; a byte budget, 32 MiB by default, may
+ * evict sooner): a rotation over more distinct requests than this always misses (LRU).
+ */
 export const CACHE_ENTRIES = 10_000
 
 const object = (json: unknown): Record<string, unknown> => (typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {})
