@@ -51,7 +51,7 @@ test('a built index is saved, restored on the next start and caught up with chan
   const first = open(ctx)
   assert.equal(await ids(first, 'lighthouse'), ['c1', 'c2'])
   await first.close()
-  assert.equal(readdirSync(ctx.snapshots), ['t1.json'])
+  assert.equal(readdirSync(ctx.snapshots), ['t1.index'])
 
   // Changes while no search index runs: an edit, a deletion, a new item, a renamed tag.
   await ctx.store.transaction(async (tx) => {
@@ -102,7 +102,7 @@ test('an unreadable snapshot is ignored and the index is built from the database
   const first = open(ctx)
   await first.search('t1', q('lighthouse'))
   await first.close()
-  writeFileSync(join(ctx.snapshots, 't1.json'), '{"format": 1, "truncated')
+  writeFileSync(join(ctx.snapshots, 't1.index'), 'FDSX{"format": 3, "truncated')
   const second = open(ctx)
   assert.equal(await ids(second, 'lighthouse'), ['c1', 'c2'])
   assert.equal(ctx.builds.map((b) => b.source), ['database', 'database'])

@@ -26,7 +26,7 @@ export interface SqliteSearchOptions {
    * A directory for snapshot files (one per tenant, e.g. `<db>.search`). A tenant's index is
    * saved there after it is built from the database and when the search index closes, and is
    * restored from there on the next start, then caught up from `change_log`: a restart then
-   * costs a JSON parse instead of re-indexing every item. A snapshot is used only when it
+   * costs reading one file (about a second for 100,000 items) instead of re-indexing every item. A snapshot is used only when it
    * matches this database and the analyzer, and the log still reaches back to it. The files
    * hold every item's text, drafts included: keep them as private as the database.
    * Default: none (always build from the database).
@@ -52,7 +52,8 @@ export interface SearchBuildInfo {
 }
 
 /**
- * A MiniSearch index per tenant, over a SQLite store. Built from the database when created
+ * A full-text index per tenant (`TenantSearchIndex`: postings in typed arrays, MiniSearch's
+ * radix tree for the vocabulary), over a SQLite store. Built from the database when created
  * (in the background; or on a tenant's first search with `warmUp: false`). Kept fresh from
  * any process: before each search it reads `PRAGMA data_version` (cheap) and, when a commit
  * happened, the `change_log` rows after the last one applied, and re-indexes just those
@@ -224,6 +225,7 @@ export class SqliteSearchIndex implements SearchPort {
     }
     const index = new TenantSearchIndex(await this.#store.listCategories(tenantId))
     for await (const page of this.#pages(tenantId)) for (const record of page) index.upsert(record)
+    index.pack()
     this.#onBuild?.({ tenantId, source: 'database', items: index.size, ms: performance.now() - started })
     this.#saveSnapshot(tenantId, index)
     return index

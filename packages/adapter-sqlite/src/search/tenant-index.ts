@@ -1,70 +1,73 @@
-import type { CategoryRecord, ContentRecord, QueryTerm, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
-import { indexTerms, matchesSearch, searchComparator, stripHtml } from '@frontdesk/core'
-import MiniSearch from 'minisearch'
-import type { AsPlainObject, Options, Query } from 'minisearch'
+import type { CategoryRecord, ContentRecord, ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
+import { matchesNarrowing, searchComparator, stripHtml } from '@frontdesk/core'
+import type { InvertedIndexData } from './inverted-index.ts'
+import { InvertedIndex } from './inverted-index.ts'
+import { TermMatcher } from './term-matcher.ts'
+import { TopHits } from './top-hits.ts'
 
-/** The text of an item as MiniSearch indexes it, one string per searched field. */
-interface IndexedText {
-  id: string
-  title: string
-  summary: string
-  body: string
-  tags: string
-  custom: string
-}
+export { FIELD_BOOST } from './inverted-index.ts'
 
-/** Field weights (CONTRACT §5: title highest). */
-export const FIELD_BOOST = { title: 4, tags: 2, summary: 2, custom: 1.5, body: 1 } as const
+/** Changes whenever what this file puts in the index or its snapshot changes: older snapshots are then rebuilt. */
+export const INDEX_FORMAT = 3
 
-const FIELDS = Object.keys(FIELD_BOOST)
-
-/** Changes whenever what this file puts in MiniSearch changes: older snapshots are then rebuilt. */
-export const INDEX_FORMAT = 1
-
-/** A tenant index as plain data, for a snapshot file (see `toSnapshot`). */
+/** A tenant index as plain data (JSON-safe) and its postings buffer, for a snapshot file (see `toSnapshot`). */
 export interface TenantSnapshot {
   categories: CategoryRecord[]
+  /** The live items, in document-number order. */
   docs: SearchDocument[]
-  index: AsPlainObject
-}
-
-const MINI_OPTIONS: Options<IndexedText> = {
-  idField: 'id',
-  fields: FIELDS,
-  storeFields: [],
-  // Hint: core's analyzer does all the work; terms reach MiniSearch already normalised.
-  tokenize: (text) => indexTerms(text),
-  processTerm: (term) => term,
-  searchOptions: { tokenize: (text) => [text], processTerm: (term) => term, boost: { ...FIELD_BOOST } },
+  index: InvertedIndexData
+  postings: Uint32Array
 }
 
 /**
- * One tenant's full-text index: a MiniSearch instance (scores use this tenant's documents
- * only) plus what filters and sorts need of each item and the tenant's categories. Every
- * item is indexed whatever its status; visibility is decided at query time by core's
- * `matchesSearch`, so that scheduled items appear by themselves and a category switched
- * off or on needs no re-indexing.
+ * One tenant's full-text index: an `InvertedIndex` of the items' text (scores use this
+ * tenant's items only) plus what filters and sorts need of each item and the tenant's
+ * categories. Items are numbered in the order they are indexed; a changed item gets a new
+ * number and its old one becomes dead until the next compaction. Every item is indexed
+ * whatever its status; visibility is decided at query time (as core's `matchesSearch`), so
+ * that scheduled items appear by themselves and a category switched off or on needs no
+ * re-indexing.
  */
 export class TenantSearchIndex {
-  readonly #mini: MiniSearch<IndexedText>
-  readonly #docs = new Map<string, SearchDocument>()
+  readonly #index: InvertedIndex
+  readonly #matcher: TermMatcher
   readonly #categories = new Map<string, CategoryRecord>()
+  readonly #numbers = new Map<string, number>()
+  /** By document number; `undefined` once dead. */
+  #docs: (SearchDocument | undefined)[] = []
+  /**
+   * By document number: when the item becomes visible (ms), as `matchesSearch` decides it;
+   * NaN for never (not published, no date, dead), -Infinity for an unreadable date.
+   */
+  #visibleFrom = new Float64Array(1024)
+  /** By document number: the item's category, numbered by `#categoryNumbers`. */
+  #categoryOf = new Uint32Array(1024)
+  readonly #categoryNumbers = new Map<string, number>()
+  #dead = 0
 
   /** An empty index knowing the tenant's categories, or one restored from `toSnapshot()` data. */
-  constructor(categories: readonly CategoryRecord[], restored?: Pick<TenantSnapshot, 'docs' | 'index'>) {
+  constructor(categories: readonly CategoryRecord[], restored?: Omit<TenantSnapshot, 'categories'>) {
     for (const category of categories) this.#categories.set(category.id, category)
-    this.#mini = restored === undefined ? new MiniSearch<IndexedText>(MINI_OPTIONS) : MiniSearch.loadJS<IndexedText>(restored.index, MINI_OPTIONS)
-    for (const doc of restored?.docs ?? []) this.#docs.set(doc.id, doc)
+    this.#index = restored === undefined ? new InvertedIndex() : new InvertedIndex({ data: restored.index, postings: restored.postings })
+    this.#matcher = new TermMatcher(this.#index)
+    for (const doc of restored?.docs ?? []) this.#addDoc(doc)
   }
 
-  /** The index as plain data (JSON-safe), to restore with the constructor. */
+  /** The index as plain data and a buffer, to restore with the constructor. */
   toSnapshot(): TenantSnapshot {
-    return { categories: [...this.#categories.values()], docs: [...this.#docs.values()], index: this.#mini.toJSON() }
+    this.#compact()
+    const { data, postings } = this.#index.toData()
+    return { categories: [...this.#categories.values()], docs: this.#docs.filter((doc) => doc !== undefined), index: data, postings }
+  }
+
+  /** Shrinks the postings to their exact size after many items were added at once. */
+  pack(): void {
+    this.#index.pack()
   }
 
   /** Number of items indexed (any status). */
   get size(): number {
-    return this.#docs.size
+    return this.#numbers.size
   }
 
   /** The category as last seen, or `undefined`. */
@@ -80,10 +83,8 @@ export class TenantSearchIndex {
 
   /** Adds or replaces an item. */
   upsert(record: ContentRecord): void {
-    const text = indexedText(record, this.#categories.get(record.category_id))
-    if (this.#mini.has(record.id)) this.#mini.replace(text)
-    else this.#mini.add(text)
-    this.#docs.set(record.id, {
+    this.remove(record.id)
+    const doc = this.#addDoc({
       id: record.id,
       category_id: record.category_id,
       status: record.status,
@@ -91,57 +92,116 @@ export class TenantSearchIndex {
       tags: record.tags.map((tag) => tag.name),
       fields: record.fields,
     })
+    this.#index.addDocument(doc, indexedText(record, this.#categories.get(record.category_id)))
   }
 
   /** Removes an item (no-op when absent). */
   remove(id: string): void {
-    if (this.#mini.has(id)) this.#mini.discard(id)
-    this.#docs.delete(id)
+    const doc = this.#numbers.get(id)
+    if (doc === undefined) return
+    this.#numbers.delete(id)
+    this.#docs[doc] = undefined
+    this.#visibleFrom[doc] = Number.NaN
+    this.#dead++
+    // Dead postings cost memory and scanning time: drop them once they are a quarter of all.
+    if (this.#dead > 1000 && this.#dead > this.#numbers.size / 4) this.#compact()
   }
 
   /** Ids of the indexed items of a category. */
   idsInCategory(categoryId: string): string[] {
-    return [...this.#docs.values()].filter((doc) => doc.category_id === categoryId).map((doc) => doc.id)
+    const ids: string[] = []
+    for (const doc of this.#docs) if (doc !== undefined && doc.category_id === categoryId) ids.push(doc.id)
+    return ids
   }
 
   /** One page of visible matching items, as the search port describes. */
   search(query: SearchQuery): SearchResult {
     if (query.terms.length === 0) return { total: 0, hits: [] }
-    const results = this.#mini.search({ combineWith: 'AND', queries: query.terms.map(termQuery) })
-    const matching: { doc: SearchDocument; score: number }[] = []
-    for (const result of results) {
-      const doc = this.#docs.get(String(result.id))
-      if (doc === undefined) continue
-      const category = this.#categories.get(doc.category_id)
-      if (matchesSearch(doc, category?.active === true, query)) matching.push({ doc, score: result.score })
+    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size)
+    const parsedNow = Date.parse(query.now)
+    const now = Number.isNaN(parsedNow) ? Number.POSITIVE_INFINITY : parsedNow
+    const active = new Uint8Array(this.#categoryNumbers.size)
+    for (const category of this.#categories.values()) {
+      const number = this.#categoryNumbers.get(category.id)
+      if (category.active && number !== undefined) active[number] = 1
     }
-    matching.sort(searchComparator(query.sort))
-    return {
-      total: matching.length,
-      hits: matching.slice(query.from, query.from + query.size).map(({ doc, score }) => ({ id: doc.id, score })),
+    const narrowed = query.categoryId !== null || query.tags !== null || query.filters.length > 0
+    const compare = searchComparator(query.sort)
+    const top = new TopHits<ScoredDocument>(query.from + query.size, compare)
+    const relevance = query.sort.kind === 'relevance'
+    const visibleFrom = this.#visibleFrom
+    const categoryOf = this.#categoryOf
+    let total = 0
+    // Typed arrays first: most items of a common term are decided without touching their object.
+    for (let i = 0; i < matches.length; i++) {
+      const number = matches.docs[i] ?? 0
+      // NaN (never visible, dead) fails this comparison too.
+      if (!((visibleFrom[number] ?? Number.NaN) <= now) || active[categoryOf[number] ?? 0] !== 1) continue
+      if (narrowed) {
+        const doc = this.#docs[number]
+        if (doc === undefined || !matchesNarrowing(doc, query)) continue
+      }
+      total++
+      const score = matches.scores[i] ?? 0
+      const worst = top.threshold
+      if (relevance && worst !== undefined && score < worst.score) continue
+      const doc = this.#docs[number]
+      if (doc !== undefined) top.push({ doc, score })
     }
+    return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
+  }
+
+  #addDoc(doc: SearchDocument): number {
+    const number = this.#docs.length
+    this.#docs.push(doc)
+    this.#numbers.set(doc.id, number)
+    if (number >= this.#visibleFrom.length) {
+      const grown = new Float64Array(this.#visibleFrom.length * 2)
+      grown.set(this.#visibleFrom)
+      this.#visibleFrom = grown
+      const categories = new Uint32Array(grown.length)
+      categories.set(this.#categoryOf)
+      this.#categoryOf = categories
+    }
+    this.#visibleFrom[number] = visibleFrom(doc)
+    let category = this.#categoryNumbers.get(doc.category_id)
+    if (category === undefined) {
+      category = this.#categoryNumbers.size
+      this.#categoryNumbers.set(doc.category_id, category)
+    }
+    this.#categoryOf[number] = category
+    return number
+  }
+
+  /** Drops dead items: renumbers the live ones (in order) and their postings. */
+  #compact(): void {
+    if (this.#dead === 0) return
+    const renumber = new Int32Array(this.#docs.length).fill(-1)
+    const docs = this.#docs
+    this.#docs = []
+    this.#numbers.clear()
+    this.#dead = 0
+    docs.forEach((doc, old) => {
+      if (doc !== undefined) renumber[old] = this.#addDoc(doc)
+    })
+    this.#index.compact(renumber)
   }
 }
 
-/** CONTRACT §5 query semantics in MiniSearch terms (see core's `QueryTerm`). */
-function termQuery(term: QueryTerm): Query {
-  if (term.kind === 'word') return { queries: [term.term], prefix: true, fuzzy: term.fuzzy === 1 ? 1 : false }
-  return { queries: [...new Set(term.grams)], combineWith: 'AND', prefix: term.prefix, fuzzy: false }
+/** When `matchesSearch` starts accepting the item, its category and filters aside (see `#visibleFrom`). */
+function visibleFrom(doc: SearchDocument): number {
+  if (doc.status !== 'published' || doc.published_at === null) return Number.NaN
+  const at = Date.parse(doc.published_at)
+  return Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at
 }
 
-function indexedText(record: ContentRecord, category: CategoryRecord | undefined): IndexedText {
+/** The text of an item's searched fields, in `FIELDS` order. */
+function indexedText(record: ContentRecord, category: CategoryRecord | undefined): string[] {
   const custom: string[] = []
   for (const field of category?.fields ?? []) {
     if (field.type !== 'text' && field.type !== 'select') continue
     const value = Object.hasOwn(record.fields, field.id) ? record.fields[field.id] : undefined
     if (typeof value === 'string') custom.push(value)
   }
-  return {
-    id: record.id,
-    title: record.title,
-    summary: record.summary,
-    body: stripHtml(record.body),
-    tags: record.tags.map((tag) => tag.name).join('\n'),
-    custom: custom.join('\n'),
-  }
+  return [record.title, record.summary, stripHtml(record.body), record.tags.map((tag) => tag.name).join('\n'), custom.join('\n')]
 }

@@ -72,6 +72,15 @@ export function indexTerms(text: string): string[] {
   return terms
 }
 
+/**
+ * Feeds the terms to index for `text` to `sink`, in order, repeats kept, each with whether it
+ * is a CJK bigram or character: `indexTerms` without building an array, for engines that
+ * index a lot of text.
+ */
+export function forEachIndexTerm(text: string, sink: (term: string, cjk: boolean) => void): void {
+  if (text !== '') analyze(normalizeTerm(text), (term, _start, _end, cjk) => sink(term, cjk))
+}
+
 /** Analyses `text` into tokens with their offsets in `text` (see the file comment for the rules). */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = []

@@ -9,6 +9,14 @@ import type { FieldCondition, FieldOperators, SearchDocument, SearchQuery } from
 export function matchesSearch(doc: SearchDocument, categoryActive: boolean, query: Pick<SearchQuery, 'now' | 'categoryId' | 'tags' | 'filters'>): boolean {
   if (!categoryActive || doc.status !== 'published' || doc.published_at === null) return false
   if (Date.parse(doc.published_at) > Date.parse(query.now)) return false
+  return matchesNarrowing(doc, query)
+}
+
+/**
+ * Whether `doc` passes a query's category, tags (any) and custom-field filters: `matchesSearch`
+ * without visibility, for an engine that decides visibility from data of its own.
+ */
+export function matchesNarrowing(doc: SearchDocument, query: Pick<SearchQuery, 'categoryId' | 'tags' | 'filters'>): boolean {
   if (query.categoryId !== null && doc.category_id !== query.categoryId) return false
   if (query.tags !== null && !query.tags.some((tag) => doc.tags.includes(tag))) return false
   return query.filters.every((condition) => matchesCondition(doc.fields, condition))
