@@ -69,7 +69,7 @@ export function formatReport(results: RunResults): string {
     out.push(`import: ${imp.items} items (${imp.records} records) in ${fixed(imp.seconds, 1)} s = ${fixed(imp.itemsPerSecond, 0)} items/s; search index build ${fixed(imp.indexBuildSeconds, 1)} s; with indexing ${fixed(imp.itemsPerSecondWithIndex, 0)} items/s; database ${fixed(imp.dbBytes / MB, 1)} MB`)
   }
   if (serve !== undefined) {
-    out.push(`serve: listening after ${fixed(serve.listeningMs / 1000)} s, first correct search after ${fixed(serve.firstSearchMs / 1000)} s; RSS after start ${serve.rssBytes === null ? 'n/a' : `${fixed(serve.rssBytes / MB, 0)} MB`}${serve.rssAfterLoadBytes == null ? '' : `, after the load ${fixed(serve.rssAfterLoadBytes / MB, 0)} MB`}; index on disk ${serve.indexDiskBytes === null ? 'n/a (in memory, rebuilt on every start)' : `${fixed(serve.indexDiskBytes / MB, 1)} MB`}`)
+    out.push(`serve: listening after ${fixed(serve.listeningMs / 1000)} s, first correct search after ${fixed(serve.firstSearchMs / 1000)} s${serve.restartFirstSearchMs === undefined ? '' : ` (restart: ${fixed(serve.restartFirstSearchMs / 1000)} s)`}; RSS after start ${serve.rssBytes === null ? 'n/a' : `${fixed(serve.rssBytes / MB, 0)} MB`}${serve.restartRssBytes == null ? '' : ` (restart: ${fixed(serve.restartRssBytes / MB, 0)} MB)`}${serve.rssAfterLoadBytes == null ? '' : `, after the load ${fixed(serve.rssAfterLoadBytes / MB, 0)} MB`}; index on disk ${serve.indexDiskBytes === null ? 'n/a (nothing persisted beside the database)' : `${fixed(serve.indexDiskBytes / MB, 1)} MB`}`)
   }
   out.push('')
   out.push('targets (issue 8, meant for 100,000 items):')

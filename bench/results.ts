@@ -47,7 +47,10 @@ export interface RunResults {
     firstSearchMs: number
     rssBytes: number | null
     rssAfterLoadBytes?: number | null
-    /** `null`: the index is not persisted (rebuilt in memory on every start). */
+    /** The same figures for a restart (the load runs against the restarted server). */
+    restartFirstSearchMs?: number
+    restartRssBytes?: number | null
+    /** Bytes serve left beside the database (a persisted index); `null`: none (rebuilt in memory on every start). */
     indexDiskBytes: number | null
     dbBytesAfter?: number
   }

@@ -59,8 +59,13 @@ export function checkTargets(results: RunResults): Check[] {
   const imp = results.import
   add('import incl. indexing', '≥ 10,000 items/s', imp === undefined ? null : `${Math.round(imp.itemsPerSecondWithIndex)} items/s (import alone ${Math.round(imp.itemsPerSecond)}/s)`, (imp?.itemsPerSecondWithIndex ?? 0) >= 10_000)
   const serve = results.serve
-  add('serve start → first correct search', '≤ 5 s', serve === undefined ? null : `${(serve.firstSearchMs / 1000).toFixed(2)} s`, (serve?.firstSearchMs ?? Infinity) <= 5000)
-  add('RSS after start', '≤ 600 MB', serve?.rssBytes == null ? null : `${(serve.rssBytes / MB).toFixed(0)} MB`, (serve?.rssBytes ?? Infinity) <= 600 * MB)
-  add('index size on disk', '(reported)', serve === undefined ? null : serve.indexDiskBytes === null ? 'n/a (in memory, rebuilt on start)' : `${(serve.indexDiskBytes / MB).toFixed(1)} MB`, true)
+  // Hint: judged on the first start after the import and on the restart alike: both must meet it.
+  const slowest = serve === undefined ? Infinity : Math.max(serve.firstSearchMs, serve.restartFirstSearchMs ?? 0)
+  const starts = serve === undefined ? null : `${(serve.firstSearchMs / 1000).toFixed(2)} s${serve.restartFirstSearchMs === undefined ? '' : `, restart ${(serve.restartFirstSearchMs / 1000).toFixed(2)} s`}`
+  add('serve start → first correct search', '≤ 5 s', starts, slowest <= 5000)
+  const rss = serve?.rssBytes == null ? null : Math.max(serve.rssBytes, serve.restartRssBytes ?? 0)
+  const rssText = serve?.rssBytes == null ? null : `${(serve.rssBytes / MB).toFixed(0)} MB${serve.restartRssBytes == null ? '' : `, restart ${(serve.restartRssBytes / MB).toFixed(0)} MB`}`
+  add('RSS after start', '≤ 600 MB', rssText, (rss ?? Infinity) <= 600 * MB)
+  add('index size on disk', '(reported)', serve === undefined ? null : serve.indexDiskBytes == null ? 'n/a (nothing persisted; rebuilt on start)' : `${(serve.indexDiskBytes / MB).toFixed(1)} MB`, true)
   return checks
 }
