@@ -3,6 +3,7 @@ import type {
 } from '@frontdesk/core'
 import type { Connection } from './connection/statement-cache.ts'
 import { listContentsSql } from './query/list-contents-sql.ts'
+import type { ChangeSet } from './records/change-set.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ContentRow } from './records/contents.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, toContent, upsertContent } from './records/contents.ts'
@@ -16,15 +17,18 @@ export type StepRunner = <T>(step: () => T) => Promise<T>
 
 /**
  * The content model over one connection: the store reads through it on the reader
- * connection, and a transaction reads and writes through it on the writer connection.
+ * connection, and a transaction reads and writes through it on the writer connection,
+ * recording every write in the transaction's `ChangeSet` (revision and change log).
  */
 export class ContentAccess implements ContentWriter {
   readonly #conn: Connection
   readonly #run: StepRunner
+  readonly #changes: ChangeSet | null
 
-  constructor(conn: Connection, run: StepRunner) {
+  constructor(conn: Connection, run: StepRunner, changes: ChangeSet | null = null) {
     this.#conn = conn
     this.#run = run
+    this.#changes = changes
   }
 
   getCategory(tenantId: string, id: string): Promise<CategoryRecord | null> {
@@ -88,22 +92,43 @@ export class ContentAccess implements ContentWriter {
   }
 
   putCategory(record: CategoryRecord): Promise<void> {
-    return this.#run(() => upsertCategory(this.#conn, record))
+    return this.#run(() => {
+      upsertCategory(this.#conn, record)
+      this.#changed(record.tenant_id, 'category', record.id)
+    })
   }
 
   putTag(record: TagRecord): Promise<void> {
-    return this.#run(() => upsertTag(this.#conn, record))
+    return this.#run(() => {
+      upsertTag(this.#conn, record)
+      this.#changed(record.tenant_id, 'tag', record.id)
+    })
   }
 
   putContent(record: ContentRecord): Promise<void> {
-    return this.#run(() => upsertContent(this.#conn, record))
+    return this.#run(() => {
+      upsertContent(this.#conn, record)
+      this.#changed(record.tenant_id, 'content', record.id)
+    })
   }
 
   deleteContent(tenantId: string, id: string): Promise<boolean> {
-    return this.#run(() => deleteContentRow(this.#conn, tenantId, id))
+    return this.#run(() => {
+      const deleted = deleteContentRow(this.#conn, tenantId, id)
+      if (deleted) this.#changed(tenantId, 'content', id)
+      return deleted
+    })
   }
 
   putInquiryCategory(record: InquiryCategoryRecord): Promise<void> {
-    return this.#run(() => upsertInquiryCategory(this.#conn, record))
+    return this.#run(() => {
+      upsertInquiryCategory(this.#conn, record)
+      this.#changed(record.tenant_id, null, record.id)
+    })
+  }
+
+  #changed(tenantId: string, entity: 'content' | 'category' | 'tag' | null, id: string): void {
+    if (this.#changes === null) throw new Error('Writes go through a transaction')
+    this.#changes.add(tenantId, entity, id)
   }
 }

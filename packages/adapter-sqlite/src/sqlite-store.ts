@@ -13,6 +13,7 @@ import { ContentAccess } from './content-access.ts'
 import { migrate } from './migrations/migrate.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { pruneChangeLog } from './records/change-log.ts'
+import { ChangeSet } from './records/change-set.ts'
 import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
 import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
@@ -219,6 +220,7 @@ export class SqliteStore implements Store {
   transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T> {
     return this.#gate.run(async () => {
       let open = true
+      const changes = new ChangeSet()
       const tx = new ContentAccess(this.#writer, (step) => {
         if (!open) return Promise.reject(new Error('The transaction has already ended'))
         try {
@@ -226,9 +228,12 @@ export class SqliteStore implements Store {
         } catch (error) {
           return Promise.reject(toStorageError(error))
         }
-      })
+      }, changes)
       try {
         const result = await work(tx)
+        // Hint: no more writes may land after the bookkeeping: the transaction object closes first.
+        open = false
+        changes.flush(this.#writer)
         pruneChangeLog(this.#writer, this.#changeLogRetention)
         return result
       } finally {

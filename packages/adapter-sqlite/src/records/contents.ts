@@ -73,23 +73,32 @@ export function selectContentBySlug(conn: Connection, tenantId: string, slug: st
 }
 
 /**
- * Inserts or replaces (by tenant and id) an item with its tags and field values. The row is
- * updated in place, and links are rewritten only when they changed, so that an unchanged
- * tag list or field value does not churn the change log.
+ * Inserts or replaces (by tenant and id) an item with its tags and field values. A new item is
+ * inserted with its links straight away; an existing one is updated in place, and its links
+ * are rewritten only when they changed, so that an unchanged tag list or field value is not
+ * written again.
  */
 export function upsertContent(conn: Connection, r: ContentRecord): void {
+  const values = [
+    r.tenant_id, r.id, r.slug, r.title, r.category_id, r.status, r.published_at, r.author_name,
+    r.summary, r.body, JSON.stringify(r.meta), r.version, r.created_at, r.updated_at,
+  ]
+  // Hint: DO NOTHING covers the (tenant_id, id) conflict only; a taken slug still throws.
+  const inserted = conn
+    .prepare(`INSERT INTO contents (${contentColumns()}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, id) DO NOTHING`)
+    .run(...values).changes > 0
+  if (inserted) {
+    insertTags(conn, r)
+    for (const [fieldId, value] of Object.entries(r.fields)) upsertField(conn, r, fieldId, value)
+    return
+  }
   conn
     .prepare(
-      `INSERT INTO contents (${contentColumns()}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (tenant_id, id) DO UPDATE SET slug = excluded.slug, title = excluded.title,
-         category_id = excluded.category_id, status = excluded.status, published_at = excluded.published_at,
-         author_name = excluded.author_name, summary = excluded.summary, body = excluded.body, meta = excluded.meta,
-         version = excluded.version, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+      `UPDATE contents SET slug = ?, title = ?, category_id = ?, status = ?, published_at = ?, author_name = ?,
+         summary = ?, body = ?, meta = ?, version = ?, created_at = ?, updated_at = ?
+       WHERE tenant_id = ? AND id = ?`,
     )
-    .run(
-      r.tenant_id, r.id, r.slug, r.title, r.category_id, r.status, r.published_at, r.author_name,
-      r.summary, r.body, JSON.stringify(r.meta), r.version, r.created_at, r.updated_at,
-    )
+    .run(...values.slice(2), r.tenant_id, r.id)
   writeTags(conn, r)
   writeFields(conn, r)
 }
@@ -127,8 +136,13 @@ function writeTags(conn: Connection, r: ContentRecord): void {
   const next = r.tags.map((tag) => tag.id)
   if (current.length === next.length && current.every((id, i) => id === next[i])) return
   conn.prepare('DELETE FROM content_tags WHERE tenant_id = ? AND content_id = ?').run(r.tenant_id, r.id)
+  insertTags(conn, r)
+}
+
+function insertTags(conn: Connection, r: ContentRecord): void {
+  if (r.tags.length === 0) return
   const insert = conn.prepare('INSERT INTO content_tags (tenant_id, content_id, position, tag_id) VALUES (?, ?, ?, ?)')
-  next.forEach((tagId, position) => insert.run(r.tenant_id, r.id, position, tagId))
+  for (let position = 0; position < r.tags.length; position++) insert.run(r.tenant_id, r.id, position, r.tags[position]?.id)
 }
 
 function writeFields(conn: Connection, r: ContentRecord): void {
@@ -137,18 +151,23 @@ function writeFields(conn: Connection, r: ContentRecord): void {
   for (const fieldId of Object.keys(current)) {
     if (!Object.hasOwn(r.fields, fieldId)) remove.run(r.tenant_id, r.id, fieldId)
   }
-  const upsert = conn.prepare(
-    `INSERT INTO content_fields (tenant_id, content_id, field_id, value_text, value_number, value_boolean) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (tenant_id, content_id, field_id) DO UPDATE SET
-       value_text = excluded.value_text, value_number = excluded.value_number, value_boolean = excluded.value_boolean`,
-  )
   for (const [fieldId, value] of Object.entries(r.fields)) {
     if (Object.hasOwn(current, fieldId) && current[fieldId] === value) continue
-    upsert.run(
+    upsertField(conn, r, fieldId, value)
+  }
+}
+
+function upsertField(conn: Connection, r: ContentRecord, fieldId: string, value: FieldValue): void {
+  conn
+    .prepare(
+      `INSERT INTO content_fields (tenant_id, content_id, field_id, value_text, value_number, value_boolean) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tenant_id, content_id, field_id) DO UPDATE SET
+         value_text = excluded.value_text, value_number = excluded.value_number, value_boolean = excluded.value_boolean`,
+    )
+    .run(
       r.tenant_id, r.id, fieldId,
       typeof value === 'string' ? value : null,
       typeof value === 'number' ? value : null,
       typeof value === 'boolean' ? (value ? 1 : 0) : null,
     )
-  }
 }
