@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SearchQuery } from '@frontdesk/core'
@@ -107,6 +107,33 @@ test('an unreadable snapshot is ignored and the index is built from the database
   assert.equal(await ids(second, 'lighthouse'), ['c1', 'c2'])
   assert.equal(ctx.builds.map((b) => b.source), ['database', 'database'])
   await second.close()
+})
+
+test('a tenant rebuilt after many changes is built from the database, not from its older snapshot', async (ctx) => {
+  const search = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  assert.equal(await ids(search, 'lighthouse'), ['c1', 'c2'])
+  await ctx.store.transaction(async (tx) => {
+    for (let i = 3; i < 10; i++) await tx.putContent(aContent('t1', `c${i}`, 'news', { title: `Lighthouse ${i}` }))
+  })
+  assert.is((await search.search('t1', q('lighthouse'))).total, 9)
+  assert.equal(ctx.builds.map((b) => b.source), ['database', 'database'])
+  await search.close()
+})
+
+test('by default snapshots are kept beside the database, written once per change, and null turns them off', async (ctx) => {
+  const path = join(ctx.dir, 'db.sqlite.search')
+  const first = createSqliteSearch(ctx.store, { warmUp: false })
+  await first.search('t1', q('lighthouse'))
+  assert.equal(readdirSync(path), ['t1.index'])
+  const written = statSync(join(path, 't1.index')).mtimeMs
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  await first.close()
+  assert.is(statSync(join(path, 't1.index')).mtimeMs, written, 'an unchanged index is not written again on close')
+  rmSync(path, { recursive: true, force: true })
+  const off = createSqliteSearch(ctx.store, { warmUp: false, snapshotDir: null })
+  await off.search('t1', q('lighthouse'))
+  await off.close()
+  assert.not.ok(readdirSync(ctx.dir).includes('db.sqlite.search'))
 })
 
 test('closing after the store was closed still succeeds (no snapshot then)', async (ctx) => {

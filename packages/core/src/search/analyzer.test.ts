@@ -85,6 +85,25 @@ test('withinOneEdit counts one insertion, deletion or substitution', () => {
   assert.not.ok(withinOneEdit('ab', 'ba'))
 })
 
+/** Levenshtein distance over code points (the oracle of `withinOneEdit`). */
+function distance(a: string, b: string): number {
+  const x = [...a]
+  const y = [...b]
+  let row = Array.from({ length: y.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= y.length; j++) next[j] = Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[y.length] ?? 0
+}
+
+test('withinOneEdit agrees with the Levenshtein distance, surrogate pairs included', () => {
+  const char = fc.constantFrom('a', 'b', 'c', '𝒜', '😀')
+  const word = fc.array(char, { maxLength: 6 }).map((chars) => chars.join(''))
+  fc.assert(fc.property(word, word, (a, b) => withinOneEdit(a, b) === distance(a, b) <= 1), { numRuns: 2000 })
+})
+
 test('Thai is split into words by Intl.Segmenter', () => {
   assert.equal(indexTerms('สวัสดีครับ hello'), ['สวัสดี', 'ครับ', 'hello'])
 })

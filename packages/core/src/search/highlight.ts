@@ -36,7 +36,17 @@ export function matchSpans(text: string, terms: readonly QueryTerm[]): Span[] {
   const spans: Span[] = []
   for (const term of terms) {
     if (term.kind === 'word') {
-      for (const token of tokens) if (!token.cjk && wordMatches(term, token.term)) spans.push({ start: token.start, end: token.end })
+      // Words repeat in a text: decide each distinct one once.
+      const decided = new Map<string, boolean>()
+      for (const token of tokens) {
+        if (token.cjk) continue
+        let matches = decided.get(token.term)
+        if (matches === undefined) {
+          matches = wordMatches(term, token.term)
+          decided.set(token.term, matches)
+        }
+        if (matches) spans.push({ start: token.start, end: token.end })
+      }
     } else spans.push(...cjkSpans(tokens, term))
   }
   return mergeSpans(spans)
@@ -140,7 +150,9 @@ function cjkSpans(tokens: readonly Token[], term: Extract<QueryTerm, { kind: 'cj
   }
   const grams = term.grams
   // Tokens of one run are consecutive: bigram 1, bigram 2, …, then the run's last character.
+  const first = grams[0]
   for (let i = 0; i + grams.length <= tokens.length; i++) {
+    if (tokens[i]?.term !== first) continue
     if (grams.every((gram, k) => tokens[i + k]?.cjk === true && tokens[i + k]?.term === gram)) {
       spans.push({ start: tokens[i]?.start ?? 0, end: tokens[i + grams.length - 1]?.end ?? 0 })
     }

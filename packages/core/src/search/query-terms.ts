@@ -46,6 +46,9 @@ export function wordMatches(term: Extract<QueryTerm, { kind: 'word' }>, indexTer
 
 /** Whether `a` and `b` are at most one insertion, deletion or substitution apart. */
 export function withinOneEdit(a: string, b: string): boolean {
+  // One edit changes the length by at most one code point, two UTF-16 code units.
+  if (Math.abs(a.length - b.length) > 2) return false
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return withinOneUnitEdit(a, b)
   const x = [...a]
   const y = [...b]
   if (Math.abs(x.length - y.length) > 1) return false
@@ -53,6 +56,21 @@ export function withinOneEdit(a: string, b: string): boolean {
   while (i < x.length && i < y.length && x[i] === y[i]) i++
   if (x.length === y.length) return x.slice(i + 1).join('') === y.slice(i + 1).join('')
   return x.length > y.length ? x.slice(i + 1).join('') === y.slice(i).join('') : x.slice(i).join('') === y.slice(i + 1).join('')
+}
+
+const SURROGATE = /[\ud800-\udfff]/
+
+/** `withinOneEdit` for text without surrogate pairs (a code unit is a character): no arrays. */
+function withinOneUnitEdit(a: string, b: string): boolean {
+  const [long, short] = a.length >= b.length ? [a, b] : [b, a]
+  if (long.length - short.length > 1) return false
+  let i = 0
+  while (i < short.length && long.charCodeAt(i) === short.charCodeAt(i)) i++
+  if (i === short.length) return true
+  // Same length: substitute at i; else: insert into the shorter one at i.
+  const skip = long.length === short.length ? 1 : 0
+  for (let k = i + 1; k < long.length; k++) if (long.charCodeAt(k) !== short.charCodeAt(k - 1 + skip)) return false
+  return true
 }
 
 /** Groups tokens into runs: a word token alone, or the overlapping tokens of one CJK run. */
