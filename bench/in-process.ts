@@ -49,7 +49,8 @@ export async function measureInProcess(
   options: { runs: number; deepPage: number; perClass: number; walkQueries: string[] },
   log: (line: string) => void,
 ): Promise<InProcessResults> {
-  const search = createSqliteSearch(store)
+  // Hint: no snapshot file: this index must not leave anything the server's first start could reuse.
+  const search = createSqliteSearch(store, { snapshotDir: null })
   // No response cache: every call does the work a cache miss does.
   const frontdesk = createFrontdesk({ store, search, cache: { maxEntries: 0 } })
   try {
