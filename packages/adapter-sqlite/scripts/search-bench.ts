@@ -30,9 +30,12 @@ gc()
 const rss0 = process.memoryUsage().rss
 const heap0 = process.memoryUsage().heapUsed
 const started = performance.now()
+const cpu0 = process.cpuUsage()
 const search = createSqliteSearch(store, { warmUp: false, ...(snapshotDir === undefined ? {} : { snapshotDir }), onBuild: (i) => console.log(`build ${i.source}: ${i.items} items in ${(i.ms / 1000).toFixed(2)} s`) })
 await search.warmUp()
 const buildS = (performance.now() - started) / 1000
+const cpu = process.cpuUsage(cpu0)
+console.log(`warm-up CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`)
 gc()
 const m = process.memoryUsage()
 console.log(`warm-up ${buildS.toFixed(2)} s; rss ${mb(m.rss)} (+${mb(m.rss - rss0)}), heap +${mb(m.heapUsed - heap0)}, arrayBuffers ${mb(m.arrayBuffers)}`)

@@ -71,6 +71,8 @@ export class InvertedIndex {
   // Scratch space of `addDocument`, by term id: frequency in the field, weight in the document.
   #tf = new Int32Array(1024)
   #weight = new Float64Array(1024)
+  #fieldTerms = new Int32Array(4096)
+  #docTerms = new Int32Array(4096)
 
   /** An empty index, or one restored from `toData()` with its postings buffer. */
   constructor(restored?: { data: InvertedIndexData; postings: Uint32Array }) {
@@ -102,30 +104,44 @@ export class InvertedIndex {
   addDocument(doc: number, texts: readonly string[]): void {
     if (doc >= MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
     this.#fieldDocs++
-    const inDoc: number[] = []
+    // Term ids of the document's distinct terms; the hot loops use locals, not fields.
+    let inDoc = 0
+    let docTerms = this.#docTerms
     for (let f = 0; f < FIELDS.length; f++) {
-      const inField: number[] = []
       let length = 0
       forEachIndexTerm(texts[f] ?? '', (term, cjk) => {
-        const id = this.#termId(term, cjk)
-        length++
-        if (this.#tf[id] === 0) inField.push(id)
-        this.#tf[id] = (this.#tf[id] ?? 0) + 1
+        if (length === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+        this.#fieldTerms[length++] = this.#termId(term, cjk)
       })
-      this.#fieldTotals[f] = (this.#fieldTotals[f] ?? 0) + length
+      const total = (this.#fieldTotals[f] ?? 0) + length
+      this.#fieldTotals[f] = total
       if (length === 0) continue
-      const norm = K1 * (1 - B + (B * length) / Math.max(1, (this.#fieldTotals[f] ?? 0) / this.#fieldDocs))
+      const ids = this.#fieldTerms
+      const tf = this.#tf
+      const weight = this.#weight
+      for (let i = 0; i < length; i++) {
+        const id = ids[i] ?? 0
+        tf[id] = (tf[id] ?? 0) + 1
+      }
+      const norm = K1 * (1 - B + (B * length) / Math.max(1, total / this.#fieldDocs))
       const boost = BOOSTS[f] ?? 1
-      for (const id of inField) {
-        const tf = this.#tf[id] ?? 0
-        this.#tf[id] = 0
-        if (this.#weight[id] === 0) inDoc.push(id)
-        this.#weight[id] = (this.#weight[id] ?? 0) + boost * (DELTA + (tf * (K1 + 1)) / (tf + norm))
+      for (let i = 0; i < length; i++) {
+        const id = ids[i] ?? 0
+        const n = tf[id] ?? 0
+        if (n === 0) continue
+        tf[id] = 0
+        if (weight[id] === 0) {
+          if (inDoc === docTerms.length) docTerms = this.#docTerms = grownInt(docTerms)
+          docTerms[inDoc++] = id
+        }
+        weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
       }
     }
-    for (const id of inDoc) {
-      this.#append(id, doc * 256 + weightCode(this.#weight[id] ?? 0))
-      this.#weight[id] = 0
+    const weight = this.#weight
+    for (let i = 0; i < inDoc; i++) {
+      const id = docTerms[i] ?? 0
+      this.#append(id, doc * 256 + weightCode(weight[id] ?? 0))
+      weight[id] = 0
     }
   }
 
@@ -228,6 +244,12 @@ export class InvertedIndex {
     list[used] = posting
     this.#used[id] = used + 1
   }
+}
+
+function grownInt(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2)
+  bigger.set(array)
+  return bigger
 }
 
 function grown<T extends Int32Array | Float64Array>(array: T, Type: { new (length: number): T }): T {

@@ -51,6 +51,8 @@ const PIECES = new RegExp(`(?<cjk>(?:[${CJK}]\\p{M}*)+)|(?<complex>[${COMPLEX}]+
 const CJK_CHAR = new RegExp(`^[${CJK}]`, 'v')
 const MARK = /^\p{M}/u
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{Nd}]/u
+// A code unit `mayBeMark` accepts (or a surrogate): a run without any is one character per code unit.
+const MAY_HOLD_MARKS = /[^\u3040-\u3098\u309b-\ud7ff\ue000-\ufdff]/
 
 const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' })
 const graphemeSegmenter = new Intl.Segmenter('und', { granularity: 'grapheme' })
@@ -103,24 +105,36 @@ type Sink = (term: string, start: number, end: number, cjk: boolean, headEnd: nu
 
 /** Feeds the terms of normalised text to `sink`, in order. */
 function analyze(text: string, sink: Sink): void {
-  for (const match of text.matchAll(PIECES)) {
+  // Hint: `exec` with numbered groups; `matchAll` and `groups` allocate per match (indexing runs this over every item).
+  const pieces = new RegExp(PIECES)
+  for (let match = pieces.exec(text); match !== null; match = pieces.exec(text)) {
     const start = match.index
-    const groups = match.groups ?? {}
-    if (groups.cjk !== undefined) emitCjkRun(groups.cjk, start, sink)
-    else if (groups.complex !== undefined) {
-      for (const segment of wordSegmenter.segment(groups.complex)) {
+    const [, cjk, complex, word] = match
+    if (cjk !== undefined) emitCjkRun(cjk, start, sink)
+    else if (complex !== undefined) {
+      for (const segment of wordSegmenter.segment(complex)) {
         if (!segment.isWordLike) continue
         const at = start + segment.index
         sink(segment.segment, at, at + segment.segment.length, false, at + segment.segment.length)
       }
-    } else if (groups.word !== undefined && HAS_LETTER_OR_DIGIT.test(groups.word)) {
-      sink(groups.word, start, start + groups.word.length, false, start + groups.word.length)
+    } else if (word !== undefined && (isAsciiAlphanumeric(word.charCodeAt(0)) || HAS_LETTER_OR_DIGIT.test(word))) {
+      sink(word, start, start + word.length, false, start + word.length)
     }
   }
 }
 
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a)
+}
+
 /** Bigrams of a CJK run, then its last character; a character keeps its combining marks (e.g. variation selectors). */
 function emitCjkRun(run: string, base: number, sink: Sink): void {
+  if (!MAY_HOLD_MARKS.test(run)) {
+    // Every code unit is a character of its own (the usual case): no bounds to work out.
+    for (let k = 0; k + 1 < run.length; k++) sink(run.slice(k, k + 2), base + k, base + k + 2, true, base + k + 1)
+    sink(run.slice(run.length - 1), base + run.length - 1, base + run.length, true, base + run.length)
+    return
+  }
   // Start offsets (within `run`) of its characters, and the run's end.
   const bounds: number[] = []
   for (let i = 0; i < run.length; ) {
