@@ -7,12 +7,15 @@ import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
 import { LOCK_WAIT_SLICE_MS, openConnection } from './connection/open-connection.ts'
 import { toOpenError } from './connection/open-error.ts'
 import type { Connection } from './connection/statement-cache.ts'
+import { GroupCommit } from './connection/group-commit.ts'
 import { WriteGate } from './connection/write-gate.ts'
 import type { CommitDurability } from './connection/write-gate.ts'
 import { ContentAccess } from './content-access.ts'
 import { migrate } from './migrations/migrate.ts'
+import { DataVersionMemo } from './query/data-version-memo.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { pruneChangeLog } from './records/change-log.ts'
+import { selectCategories, selectCategory } from './records/categories.ts'
 import { ChangeSet } from './records/change-set.ts'
 import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
 import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
@@ -73,8 +76,11 @@ export class SqliteStore implements Store {
   readonly #busyTimeoutMs: number
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
+  readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; response: StoredResponse } | undefined }>
   readonly #contents: ContentAccess
   readonly #revisions = new Map<string, number>()
+  /** Keys and categories, read on almost every request, kept until any connection commits. */
+  readonly #memo: DataVersionMemo
   #dataVersion = -1
 
   constructor(options: SqliteStoreOptions) {
@@ -94,19 +100,24 @@ export class SqliteStore implements Store {
     this.#writer = writer
     this.db = this.#reader.db
     this.#gate = new WriteGate(this.#writer, this.#busyTimeoutMs)
+    this.#inquiries = new GroupCommit(this.#gate, this.#writer, ({ record, idempotency }) => {
+      insertInquiryRow(this.#writer, record)
+      if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.response)
+    })
     this.#contents = new ContentAccess(this.#reader, (step) => this.#read(step))
+    this.#memo = new DataVersionMemo(this.#reader)
   }
 
   // ── content model (reads; writes go through `transaction`)
 
   getCategory(tenantId: string, id: string): Promise<CategoryRecord | null> {
-    return this.#contents.getCategory(tenantId, id)
+    return this.#read(() => this.#memo.get('category', `${tenantId}\u0000${id}`, () => selectCategory(this.#reader, tenantId, id)))
   }
   getCategoryByCode(tenantId: string, code: string): Promise<CategoryRecord | null> {
     return this.#contents.getCategoryByCode(tenantId, code)
   }
   listCategories(tenantId: string): Promise<CategoryRecord[]> {
-    return this.#contents.listCategories(tenantId)
+    return this.#read(() => this.#memo.get('categories', tenantId, () => selectCategories(this.#reader, tenantId)))
   }
   getTag(tenantId: string, id: string): Promise<TagRecord | null> {
     return this.#contents.getTag(tenantId, id)
@@ -157,7 +168,7 @@ export class SqliteStore implements Store {
     return this.#write(() => insertApiKey(this.#writer, record))
   }
   findApiKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; tenant: Tenant } | null> {
-    return this.#read(() => selectApiKeyByHash(this.#reader, hash))
+    return this.#read(() => this.#memo.get('apiKey', hash, () => selectApiKeyByHash(this.#reader, hash)))
   }
   getApiKey(id: string): Promise<ApiKeyRecord | null> {
     return this.#read(() => selectApiKey(this.#reader, id))
@@ -191,11 +202,13 @@ export class SqliteStore implements Store {
 
   // ── inquiries
 
+  /**
+   * Group-committed (see `GroupCommit`): inserts requested while a commit is under way are
+   * written together in the next transaction with one fsync; each resolves once its own row
+   * (and its idempotency record, in the same transaction) is committed and synced.
+   */
   insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void> {
-    return this.#write(() => {
-      insertInquiryRow(this.#writer, record)
-      if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.response)
-    })
+    return this.#inquiries.add({ record, idempotency })
   }
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
     return this.#read(() => selectInquiry(this.#reader, tenantId, id))
@@ -260,6 +273,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.#gate.closed) return
+    await this.#inquiries.drain()
     await this.#gate.close()
     this.#reader.db.close()
     this.#writer.db.close()

@@ -6,8 +6,8 @@ export function isBusyError(error: unknown): boolean {
   return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
 }
 
-/** Whether a driver error is one of the storage's own troubles (full disk, I/O) a later retry may cure. */
-function isTransientError(error: unknown): boolean {
+/** Whether a driver error is one of the storage's own troubles (busy, full disk, I/O) a later retry may cure. */
+export function isTransientError(error: unknown): boolean {
   const code = sqliteCode(error)
   return isBusyError(error) || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')
 }

@@ -33,13 +33,18 @@ export class WriteGate {
     return this.#closed
   }
 
+  /** Whether the caller runs inside a transaction of this gate (a write now would wait for itself). */
+  get inside(): boolean {
+    return this.#inside.getStore() === true
+  }
+
   /**
    * Runs `work` in one transaction on the writer: COMMIT when it resolves, ROLLBACK when it
    * rejects (the rejection passes on, busy errors as `StorageUnavailableError`).
    * Refused inside another `run` (it would wait for itself forever).
    */
   run<T>(work: () => Promise<T>, durability: CommitDurability = 'full'): Promise<T> {
-    if (this.#inside.getStore() === true) {
+    if (this.inside) {
       return Promise.reject(new Error('Transactions do not nest: use the transaction object for writes inside it'))
     }
     if (this.#closed) return Promise.reject(new Error('The store is closed'))
