@@ -2,15 +2,23 @@ import type {
   CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, TagRecord,
 } from '@frontdesk/core'
 import type { Connection } from './connection/statement-cache.ts'
+import type { ListDriver } from './query/content-filters.ts'
 import { listContentsSql } from './query/list-contents-sql.ts'
+import { listDriverCandidates } from './query/list-drivers.ts'
 import type { ChangeSet } from './records/change-set.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ContentRow } from './records/contents.ts'
-import { deleteContentRow, selectContent, selectContentBySlug, toContent, upsertContent } from './records/contents.ts'
+import { deleteContentRow, selectContent, selectContentBySlug, toContents, upsertContent } from './records/contents.ts'
 import {
   selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory,
 } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tags.ts'
+
+/**
+ * A list with a tag or field filter matching fewer items than this is read from that filter's
+ * items (then sorted) rather than by walking an order index: at most this many link rows.
+ */
+const DRIVE_BELOW = 2_000
 
 /** How a `ContentAccess` runs one synchronous step (busy retries, transaction checks). */
 export type StepRunner = <T>(step: () => T) => Promise<T>
@@ -64,9 +72,9 @@ export class ContentAccess implements ContentWriter {
   }
 
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
-    const parts = listContentsSql(tenantId, query)
     return this.#run(() =>
       this.#conn.snapshot(() => {
+        const parts = listContentsSql(tenantId, query, this.#smallestFilter(tenantId, query))
         const rows: ContentRow[] = []
         for (const { sql, params } of parts) {
           const room = Math.floor(query.limit) - rows.length
@@ -74,9 +82,23 @@ export class ContentAccess implements ContentWriter {
           // Hint: each part's last parameter is its limit; later parts fill what is left.
           rows.push(...(this.#conn.prepare(sql).all(...params.slice(0, -1), room) as ContentRow[]))
         }
-        return rows.map((row) => toContent(this.#conn, row))
+        return toContents(this.#conn, tenantId, rows)
       }),
     )
+  }
+
+  /** The tag or field filter with the fewest items, when it has fewer than `DRIVE_BELOW` (see `listDriverCandidates`). */
+  #smallestFilter(tenantId: string, query: ContentQuery): ListDriver | null {
+    let best: ListDriver | null = null
+    let fewest = DRIVE_BELOW
+    for (const { driver, sql, params } of listDriverCandidates(tenantId, query, DRIVE_BELOW)) {
+      const count = this.#conn.prepare(sql).pluck().get(...params) as number
+      if (count < fewest) {
+        fewest = count
+        best = driver
+      }
+    }
+    return best
   }
 
   getInquiryCategory(tenantId: string, id: string): Promise<InquiryCategoryRecord | null> {

@@ -8,6 +8,9 @@ export interface ContentFilters {
   joins: string[]
   where: string[]
   params: SqlValue[]
+  /** Driven from a link table `d`: the tag and field checks on `d`'s rows, with their parameters (else empty). */
+  links: string[]
+  linkParams: SqlValue[]
 }
 
 /**
@@ -17,7 +20,15 @@ export interface ContentFilters {
  * implies it), `filter` (checked per row, never used to pick an index: a range on
  * `published_at` would lure the planner away from the index that yields the sort order).
  */
-export function contentFilters(tenantId: string, query: ContentQuery, nowBound: 'index' | 'omit' | 'filter'): ContentFilters {
+export function contentFilters(
+  tenantId: string,
+  query: ContentQuery,
+  nowBound: 'index' | 'omit' | 'filter',
+  driver: ListDriver | null = null,
+): ContentFilters {
+  // Hint: driven from a link table `d`, the tag and field checks are made on d's rows (in a
+  // subquery of their own), so only the survivors' (large) content rows are fetched.
+  const item = driver === null ? { tenant: 'c.tenant_id', id: 'c.id' } : { tenant: 'd.tenant_id', id: 'd.content_id' }
   const joins: string[] = []
   const where: string[] = ['c.tenant_id = ?']
   const params: SqlValue[] = [tenantId]
@@ -39,24 +50,65 @@ export function contentFilters(tenantId: string, query: ContentQuery, nowBound: 
     where.push(query.categoryIds.length === 0 ? '0' : `c.category_id IN (${query.categoryIds.map(() => '?').join(', ')})`)
     params.push(...query.categoryIds)
   }
-  for (const tagId of query.tagIds ?? []) {
-    where.push('EXISTS (SELECT 1 FROM content_tags ct WHERE ct.tenant_id = c.tenant_id AND ct.content_id = c.id AND ct.tag_id = ?)')
-    params.push(tagId)
+  const drives = (kind: ListDriver['kind'], index: number) => driver !== null && driver.kind === kind && driver.index === index
+  const links = driver === null ? where : []
+  const linkParams = driver === null ? params : []
+  for (const [index, tagId] of (query.tagIds ?? []).entries()) {
+    if (drives('tagId', index)) continue
+    links.push(`EXISTS (SELECT 1 FROM content_tags ct WHERE ct.tenant_id = ${item.tenant} AND ct.content_id = ${item.id} AND ct.tag_id = ?)`)
+    linkParams.push(tagId)
   }
-  for (const tagName of query.tagNames ?? []) {
-    where.push(
+  for (const [index, tagName] of (query.tagNames ?? []).entries()) {
+    if (drives('tagName', index)) continue
+    links.push(
       `EXISTS (SELECT 1 FROM content_tags ct JOIN tags t ON t.tenant_id = ct.tenant_id AND t.id = ct.tag_id
-                WHERE ct.tenant_id = c.tenant_id AND ct.content_id = c.id AND t.name = ?)`,
+                WHERE ct.tenant_id = ${item.tenant} AND ct.content_id = ${item.id} AND t.name = ?)`,
     )
-    params.push(tagName)
+    linkParams.push(tagName)
   }
-  for (const { field, value } of query.fieldEquals ?? []) {
-    where.push(
-      `EXISTS (SELECT 1 FROM content_fields f WHERE f.tenant_id = c.tenant_id AND f.content_id = c.id AND f.field_id = ? AND f.${valueColumn(field)} = ?)`,
+  for (const [index, { field, value }] of (query.fieldEquals ?? []).entries()) {
+    if (drives('field', index)) continue
+    links.push(
+      `EXISTS (SELECT 1 FROM content_fields f WHERE f.tenant_id = ${item.tenant} AND f.content_id = ${item.id} AND f.field_id = ? AND f.${valueColumn(field)} = ?)`,
     )
-    params.push(field.id, sqlValue(value))
+    linkParams.push(field.id, sqlValue(value))
   }
-  return { joins, where, params }
+  return { joins, where, params, links: driver === null ? [] : links, linkParams: driver === null ? [] : linkParams }
+}
+
+/**
+ * One tag or field filter of a query (by its kind and position in `tagIds`, `tagNames` or
+ * `fieldEquals`) whose matching items a list is read from, as the link table `d`, instead of
+ * walking an order index and checking every item on the way (see `listDrivers`).
+ */
+export interface ListDriver {
+  kind: 'tagId' | 'tagName' | 'field'
+  index: number
+}
+
+/** The link-table rows of `driver`'s filter, as `d`: the FROM clause and its conditions. */
+export function driverSource(tenantId: string, query: ContentQuery, driver: ListDriver): { from: string; where: string[]; params: SqlValue[] } | null {
+  if (driver.kind === 'tagId') {
+    const tagId = query.tagIds?.[driver.index]
+    if (tagId === undefined) return null
+    return { from: 'content_tags d', where: ['d.tenant_id = ?', 'd.tag_id = ?'], params: [tenantId, tagId] }
+  }
+  if (driver.kind === 'tagName') {
+    const name = query.tagNames?.[driver.index]
+    if (name === undefined) return null
+    return {
+      from: 'content_tags d',
+      where: ['d.tenant_id = ?', 'd.tag_id = (SELECT t.id FROM tags t WHERE t.tenant_id = ? AND t.name = ?)'],
+      params: [tenantId, tenantId, name],
+    }
+  }
+  const filter = query.fieldEquals?.[driver.index]
+  if (filter === undefined) return null
+  return {
+    from: 'content_fields d',
+    where: ['d.tenant_id = ?', 'd.field_id = ?', `d.${valueColumn(filter.field)} = ?`],
+    params: [tenantId, filter.field.id, sqlValue(filter.value)],
+  }
 }
 
 /** The `content_fields` column that holds values of the field's type. */

@@ -93,6 +93,26 @@ test('every default-sort list seeks an index in order: no table scan, no temp B-
   await cleanup()
 })
 
+test('a list driven by one tag or field filter reads its link rows first, checks the other filters on them, then fetches survivors by key', async () => {
+  const { store, cleanup } = openTempStore()
+  await seed(store, 10)
+  const query = INDEXED['tags and fields, deep page'] as ContentQuery
+  for (const driver of [{ kind: 'tagName', index: 0 }, { kind: 'tagId', index: 0 }, { kind: 'field', index: 0 }] as const) {
+    const details = listContentsSql(T, { ...query, categoryIds: ['cat_1'] }, driver).flatMap(({ sql, params }) =>
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail),
+    )
+    const where = `${driver.kind}: ${details.join(' | ')}`
+    const index = driver.kind === 'field' ? 'content_fields_by_number' : 'content_tags_by_tag'
+    const scanAt = details.indexOf('SCAN d')
+    // The link rows, then every tag and field check on them (inside the co-routine), then the item by its key.
+    assert.ok(details.some((d) => d.startsWith(`SEARCH d USING COVERING INDEX ${index}`)), where)
+    assert.ok(scanAt > 0 && details.slice(0, scanAt).filter((d) => /^SEARCH (ct|f)\b/.test(d)).length >= 2, where)
+    assert.ok(details.slice(scanAt).some((d) => /^SEARCH c USING INDEX sqlite_autoindex_contents_1 \(tenant_id=\? AND id=\?\)/.test(d)), where)
+    assert.not.ok(details.some((d) => /^SCAN (c|ct|f)\b/.test(d)), where)
+  }
+  await cleanup()
+})
+
 test('a deep newest-first page seeks to its keyset position (the bound is in the index search)', async () => {
   const { store, cleanup } = openTempStore()
   await seed(store, 10)

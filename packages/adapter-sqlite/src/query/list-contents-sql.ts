@@ -1,7 +1,7 @@
 import type { ContentQuery, FieldDefinition } from '@frontdesk/core'
 import { contentColumns } from '../records/contents.ts'
-import { contentFilters, sqlValue, valueColumn } from './content-filters.ts'
-import type { SqlValue } from './content-filters.ts'
+import { contentFilters, driverSource, sqlValue, valueColumn } from './content-filters.ts'
+import type { ListDriver, SqlValue } from './content-filters.ts'
 
 export type { SqlValue } from './content-filters.ts'
 
@@ -22,16 +22,19 @@ export interface SqlQuery {
  * the field, in the order of the field's value index, then the items lacking it, by id (missing
  * values come last in both directions). `published_at` where drafts show sorts its nulls last too.
  */
-export function listContentsSql(tenantId: string, query: ContentQuery): SqlQuery[] {
+export function listContentsSql(tenantId: string, query: ContentQuery, driver: ListDriver | null = null): SqlQuery[] {
   const { key } = query.sort
   if (typeof key === 'object') return customFieldParts(tenantId, query, key.field)
-  return [columnQuery(tenantId, query, key)]
+  return [columnQuery(tenantId, query, key, driver)]
 }
 
-function columnQuery(tenantId: string, query: ContentQuery, key: 'published_at' | 'title' | 'updated_at' | 'id'): SqlQuery {
+function columnQuery(tenantId: string, query: ContentQuery, key: 'published_at' | 'title' | 'updated_at' | 'id', driver: ListDriver | null): SqlQuery {
   const { visibility, sort, after } = query
   const bound = newestFirstBound(query)
-  const { joins, where, params } = contentFilters(tenantId, query, bound === 'keyset' ? 'omit' : key === 'published_at' ? 'index' : 'filter')
+  const source = driver === null ? null : driverSource(tenantId, query, driver)
+  const drivenBy = source === null ? null : driver
+  const nowBound = bound === 'keyset' ? 'omit' : key === 'published_at' && source === null ? 'index' : 'filter'
+  const { joins, where, params, links, linkParams } = contentFilters(tenantId, query, nowBound, drivenBy)
   const dir = sort.direction === 'asc' ? 'ASC' : 'DESC'
   const cmp = sort.direction === 'asc' ? '>' : '<'
   const expr = `c.${key}`
@@ -55,6 +58,14 @@ function columnQuery(tenantId: string, query: ContentQuery, key: 'published_at' 
       where.push(nullable ? `((${expr} IS NOT NULL AND ${past}) OR ${expr} IS NULL)` : past)
       params.push(sqlValue(value), after.id)
     }
+  }
+  if (source !== null) {
+    // Hint: the (few) link rows passing every tag and field check come first (LIMIT -1 keeps the
+    // subquery from being flattened, which would let SQLite fetch each item before those checks);
+    // CROSS JOIN then fetches each survivor by its key, and the page is sorted after.
+    const matches = `SELECT d.tenant_id, d.content_id FROM ${source.from} WHERE ${[...source.where, ...links].join(' AND ')} LIMIT -1`
+    const from = `(${matches}) d CROSS JOIN contents c ON c.tenant_id = d.tenant_id AND c.id = d.content_id`
+    return select(from, joins, where, order, [...source.params, ...linkParams, ...params, limitOf(query)])
   }
   return select('contents c', joins, where, order, [...params, limitOf(query)])
 }

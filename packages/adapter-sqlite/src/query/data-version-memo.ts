@@ -1,0 +1,47 @@
+import type { Connection } from '../connection/statement-cache.ts'
+
+/** Most entries one space keeps; past it the space starts over (a guard, not an LRU). */
+const MAX_ENTRIES = 10_000
+
+/**
+ * Reads of one connection kept until the database changes. SQLite's `PRAGMA data_version`
+ * changes whenever another connection (of this process, such as the store's writer, or of any
+ * other process) commits, so a value read before that commit is never returned after it:
+ * disabling a key or editing a category elsewhere takes effect on the very next read. Values
+ * are deep-frozen, since every caller gets the same object.
+ */
+export class DataVersionMemo {
+  readonly #conn: Connection
+  readonly #spaces = new Map<string, Map<string, unknown>>()
+  #version = -1
+
+  constructor(conn: Connection) {
+    this.#conn = conn
+  }
+
+  /** The value of `key` in `space`, loaded (and frozen) on the first read since the last commit. */
+  get<T>(space: string, key: string, load: () => T): T {
+    const version = this.#conn.prepare('PRAGMA data_version').pluck().get() as number
+    if (version !== this.#version) {
+      this.#spaces.clear()
+      this.#version = version
+    }
+    let entries = this.#spaces.get(space)
+    if (entries === undefined) {
+      entries = new Map()
+      this.#spaces.set(space, entries)
+    }
+    if (entries.has(key)) return entries.get(key) as T
+    const value = deepFreeze(load())
+    if (entries.size >= MAX_ENTRIES) entries.clear()
+    entries.set(key, value)
+    return value
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
+  Object.freeze(value)
+  for (const inner of Object.values(value)) deepFreeze(inner)
+  return value
+}
