@@ -6,6 +6,7 @@ import Database from 'better-sqlite3'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { StorageUnavailableError, UsageError } from '@frontdesk/core'
+import type { InquiryRecord } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
 import { openTempStore } from '../test/util/temp-store.ts'
 import { openSqliteStore } from './sqlite-store.ts'
@@ -57,6 +58,33 @@ locking('reads go on while another connection holds the write lock, and see only
   other.prepare("INSERT INTO tenants (id, code, name, created_at) VALUES ('ten_o', 'other', 'Other', 'now')").run()
   assert.equal((await store.listTenants()).map((t) => t.id), [T])
   assert.is(typeof (await store.revision(T)), 'number')
+  other.exec('ROLLBACK')
+  other.close()
+  await cleanup()
+})
+
+locking('inquiry writes wait longer for another process’s lock (a long import) than other writes, and land once it is gone', async () => {
+  const { store, path, cleanup } = openTempStore({ busyTimeoutMs: 100 })
+  await store.createTenant(aTenant(T))
+  const other = new Database(path)
+  other.exec('BEGIN IMMEDIATE')
+  const inquiry: InquiryRecord = {
+    tenant_id: T, id: 'inq_1', category_code: 'general', title: 'Hi', content: 'x', priority: 2, inquirer_name: 'Ina',
+    inquirer_email: 'ina@example.com', inquirer_phone: null, inquirer_company: null, inquirer_department: null,
+    status: 'open', api_key_id: null, created_at: '2025-06-20T12:00:00.000Z',
+  }
+  const waiting = store.insertInquiry(inquiry)
+  const tenantError = await store.createTenant(aTenant('ten_2')).then(() => null, (e: unknown) => e)
+  assert.instance(tenantError, StorageUnavailableError, 'other writes give up after busyTimeoutMs')
+  await new Promise((resolve) => setTimeout(resolve, 150))
+  other.exec('COMMIT')
+  await waiting
+  assert.ok(await store.getInquiry(T, 'inq_1'), 'the inquiry waited (up to 4 × busyTimeoutMs) and landed')
+  other.exec('BEGIN IMMEDIATE')
+  const started = Date.now()
+  const inquiryError = await store.insertInquiry({ ...inquiry, id: 'inq_2' }).then(() => null, (e: unknown) => e)
+  assert.instance(inquiryError, StorageUnavailableError, 'a lock held past the inquiry timeout is still a 503')
+  assert.ok(Date.now() - started >= 350, `gave up after ${Date.now() - started} ms`)
   other.exec('ROLLBACK')
   other.close()
   await cleanup()

@@ -32,6 +32,14 @@ export interface SqliteStoreOptions {
    */
   busyTimeoutMs?: number
   /**
+   * How long inquiry writes (the inquiry, its idempotency claim and release) wait for another
+   * process's write lock. Longer than other writes, so that a server keeps accepting inquiries
+   * through a long import run by the CLI (which holds the lock until its single commit): the
+   * waiting requests cost no CPU (one lock poll per batch, see `GroupCommit`). Default four
+   * times `busyTimeoutMs` (20 s by default, under the HTTP server's 30 s request timeout).
+   */
+  inquiryBusyTimeoutMs?: number
+  /**
    * How many of the newest `change_log` rows to keep; older ones are pruned at the end of each
    * content transaction. A search index that fell further behind rebuilds. Default 100,000.
    */
@@ -74,6 +82,7 @@ export class SqliteStore implements Store {
   readonly #reader: Connection
   readonly #writer: Connection
   readonly #busyTimeoutMs: number
+  readonly #inquiryBusyTimeoutMs: number
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
   readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; response: StoredResponse } | undefined }>
@@ -86,6 +95,7 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     this.path = options.path
     this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+    this.#inquiryBusyTimeoutMs = options.inquiryBusyTimeoutMs ?? 4 * this.#busyTimeoutMs
     this.#changeLogRetention = Math.max(0, Math.floor(options.changeLogRetention ?? DEFAULT_CHANGE_LOG_RETENTION))
     let writer: Connection | undefined
     try {
@@ -103,7 +113,7 @@ export class SqliteStore implements Store {
     this.#inquiries = new GroupCommit(this.#gate, this.#writer, ({ record, idempotency }) => {
       insertInquiryRow(this.#writer, record)
       if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.response)
-    })
+    }, this.#inquiryBusyTimeoutMs)
     this.#contents = new ContentAccess(this.#reader, (step) => this.#read(step))
     this.#memo = new DataVersionMemo(this.#reader)
   }
@@ -222,10 +232,10 @@ export class SqliteStore implements Store {
     requestHash: string,
     times: { now: string; expiredBefore: string; staleBefore: string },
   ): Promise<IdempotencyClaim> {
-    return this.#write(() => claimKey(this.#writer, tenantId, key, requestHash, times), 'normal')
+    return this.#write(() => claimKey(this.#writer, tenantId, key, requestHash, times), 'normal', this.#inquiryBusyTimeoutMs)
   }
   releaseIdempotencyKey(tenantId: string, key: string): Promise<void> {
-    return this.#write(() => releaseKey(this.#writer, tenantId, key), 'normal')
+    return this.#write(() => releaseKey(this.#writer, tenantId, key), 'normal', this.#inquiryBusyTimeoutMs)
   }
 
   // ── transactions, revision, lifecycle
@@ -284,7 +294,7 @@ export class SqliteStore implements Store {
     return withBusyRetry(this.#busyTimeoutMs, step)
   }
 
-  #write<T>(step: () => T, durability?: CommitDurability): Promise<T> {
-    return this.#gate.run(async () => step(), durability)
+  #write<T>(step: () => T, durability?: CommitDurability, lockWaitMs?: number): Promise<T> {
+    return this.#gate.run(async () => step(), durability, lockWaitMs)
   }
 }

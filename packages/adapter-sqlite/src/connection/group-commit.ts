@@ -32,15 +32,18 @@ export class GroupCommit<T> {
   readonly #gate: WriteGate
   readonly #conn: Connection
   readonly #write: (item: T) => void
+  readonly #lockWaitMs: number | undefined
   #pending: Waiting<T>[] = []
   #scheduled = false
   #busy = false
   #idle: (() => void)[] = []
 
-  constructor(gate: WriteGate, conn: Connection, write: (item: T) => void) {
+  /** `lockWaitMs`: how long a batch waits for another process's write lock (default: the gate's). */
+  constructor(gate: WriteGate, conn: Connection, write: (item: T) => void, lockWaitMs?: number) {
     this.#gate = gate
     this.#conn = conn
     this.#write = write
+    this.#lockWaitMs = lockWaitMs
   }
 
   /** Queues `item` for the next group commit; resolves once it is committed. */
@@ -74,7 +77,7 @@ export class GroupCommit<T> {
     try {
       await this.#gate.run(async () => {
         for (const waiting of batch) this.#writeOne(waiting, failed)
-      })
+      }, 'full', this.#lockWaitMs)
       for (const waiting of batch) {
         if (failed.has(waiting)) waiting.reject(failed.get(waiting))
         else waiting.resolve()

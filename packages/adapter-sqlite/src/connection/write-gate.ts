@@ -41,9 +41,10 @@ export class WriteGate {
   /**
    * Runs `work` in one transaction on the writer: COMMIT when it resolves, ROLLBACK when it
    * rejects (the rejection passes on, busy errors as `StorageUnavailableError`).
-   * Refused inside another `run` (it would wait for itself forever).
+   * Refused inside another `run` (it would wait for itself forever). `lockWaitMs` overrides
+   * how long it waits for another process's lock (default: the gate's `busyTimeoutMs`).
    */
-  run<T>(work: () => Promise<T>, durability: CommitDurability = 'full'): Promise<T> {
+  run<T>(work: () => Promise<T>, durability: CommitDurability = 'full', lockWaitMs = this.#busyTimeoutMs): Promise<T> {
     if (this.inside) {
       return Promise.reject(new Error('Transactions do not nest: use the transaction object for writes inside it'))
     }
@@ -54,7 +55,7 @@ export class WriteGate {
         // Hint: the safety level may not change inside a transaction; it applies to the commit.
         if (durability === 'normal') conn.prepare('PRAGMA synchronous = NORMAL').run()
         try {
-          await withBusyRetry(this.#busyTimeoutMs, () => conn.prepare('BEGIN IMMEDIATE').run())
+          await withBusyRetry(lockWaitMs, () => conn.prepare('BEGIN IMMEDIATE').run())
           try {
             const result = await work()
             conn.prepare('COMMIT').run()
