@@ -1,7 +1,10 @@
+import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { escapeHtml, highlightFragments, highlightText, matchSpans } from './highlight.ts'
-import { parseQueryTerms } from './query-terms.ts'
+import { escapeHtml, highlightFragments, highlightText, matchSpans, mayOccur } from './highlight.ts'
+import { normalizeTerm, tokenize } from './analyzer.ts'
+import type { QueryTerm } from './query-terms.ts'
+import { parseQueryTerms, wordMatches } from './query-terms.ts'
 import { stripHtml } from './strip-html.ts'
 
 const q = parseQueryTerms
@@ -88,6 +91,23 @@ test('a long body is scanned in pieces, matches found anywhere in it', () => {
   assert.equal(highlightFragments([body], q('needle')).map((f) => f.includes('<em>needle</em>')), [true])
   const japanese = '。'.repeat(1) + 'あいうえお'.repeat(2000) + '移転' + 'かきくけこ'.repeat(100)
   assert.ok(highlightFragments([japanese], q('移転'))[0]?.includes('<em>移転</em>'))
+})
+
+test('mayOccur never rules out text a term matches (its false is certain)', () => {
+  const word = fc.array(fc.constantFrom('a', 'b', 'c', 'ab', 'Ａ', '東', '京', '都', '𠮷'), { minLength: 1, maxLength: 7 }).map((parts) => parts.join(''))
+  const text = fc.array(word, { maxLength: 5 }).map((words) => words.join(' '))
+  fc.assert(
+    fc.property(text, word, (t, w) => {
+      const tokens = tokenize(t)
+      // Any token the term matches (what the spans are made of), found without mayOccur.
+      const matched = (term: QueryTerm): boolean =>
+        term.kind === 'word'
+          ? tokens.some((token) => !token.cjk && wordMatches(term, token.term))
+          : tokens.some((token) => token.cjk && term.grams.some((gram) => (term.prefix ? token.term.startsWith(gram) : token.term === gram)))
+      return parseQueryTerms(w).filter(matched).every((term) => mayOccur(normalizeTerm(t), term))
+    }),
+    { numRuns: 3000 },
+  )
 })
 
 test.run()

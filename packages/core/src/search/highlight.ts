@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { tokenize } from './analyzer.ts'
+import { normalizeTerm, tokenize } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { wordMatches } from './query-terms.ts'
 
@@ -32,6 +32,10 @@ export function escapeHtml(text: string): string {
  */
 export function matchSpans(text: string, terms: readonly QueryTerm[]): Span[] {
   if (terms.length === 0 || text === '') return []
+  // Most texts of a hit hold none of the terms (a word found in the title only): skip tokenizing them.
+  // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
+  const normalized = normalizeTerm(text)
+  if (normalized.length === text.length && text.normalize('NFKC') === text && !terms.some((term) => mayOccur(normalized, term))) return []
   const tokens = tokenize(text)
   const spans: Span[] = []
   for (const term of terms) {
@@ -140,6 +144,21 @@ function markSpans(text: string, spans: readonly Span[], from: number, to: numbe
     at = end
   }
   return out + escapeHtml(text.slice(at, to))
+}
+
+/**
+ * Whether `term` may match somewhere in `normalized` text (NFKC, lower case), by substrings
+ * every match needs: a word's prefix match contains the word; a word one edit away keeps its
+ * first or its second half intact (an edit at or after the middle leaves the first half, one
+ * before it the second); a CJK run's matches contain one of its grams. `false` is certain.
+ */
+export function mayOccur(normalized: string, term: QueryTerm): boolean {
+  if (term.kind === 'cjk') return term.grams.some((gram) => normalized.includes(gram))
+  if (normalized.includes(term.term)) return true
+  if (term.fuzzy === 0) return false
+  const chars = [...term.term]
+  const half = Math.floor(chars.length / 2)
+  return normalized.includes(chars.slice(0, half).join('')) || normalized.includes(chars.slice(half + 1).join(''))
 }
 
 function cjkSpans(tokens: readonly Token[], term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {
