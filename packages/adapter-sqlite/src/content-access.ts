@@ -82,7 +82,7 @@ export class ContentAccess implements ContentWriter {
           // Hint: each part's last parameter is its limit; later parts fill what is left.
           rows.push(...(this.#conn.prepare(sql).all(...params.slice(0, -1), room) as ContentRow[]))
         }
-        return toContents(this.#conn, tenantId, rows)
+        return toContents(this.#conn, tenantId, rows, query.view !== 'summary')
       }),
     )
   }

@@ -65,9 +65,9 @@ function columnQuery(tenantId: string, query: ContentQuery, key: 'published_at' 
     // CROSS JOIN then fetches each survivor by its key, and the page is sorted after.
     const matches = `SELECT d.tenant_id, d.content_id FROM ${source.from} WHERE ${[...source.where, ...links].join(' AND ')} LIMIT -1`
     const from = `(${matches}) d CROSS JOIN contents c ON c.tenant_id = d.tenant_id AND c.id = d.content_id`
-    return select(from, joins, where, order, [...source.params, ...linkParams, ...params, limitOf(query)])
+    return select(from, joins, where, order, [...source.params, ...linkParams, ...params, limitOf(query)], query.view === 'summary')
   }
-  return select('contents c', joins, where, order, [...params, limitOf(query)])
+  return select('contents c', joins, where, order, [...params, limitOf(query)], query.view === 'summary')
 }
 
 function customFieldParts(tenantId: string, query: ContentQuery, field: FieldDefinition): SqlQuery[] {
@@ -103,8 +103,10 @@ function customFieldParts(tenantId: string, query: ContentQuery, field: FieldDef
   return parts
 }
 
-function select(from: string, joins: string[], where: string[], order: string, params: SqlValue[]): SqlQuery {
-  const sql = `SELECT ${contentColumns('c.')} FROM ${from} ${joins.join(' ')} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`
+function select(from: string, joins: string[], where: string[], order: string, params: SqlValue[], summary = false): SqlQuery {
+  // Hint: a summary leaves the big columns unread (see `ContentQuery.view`).
+  const columns = summary ? contentColumns('c.').replace('c.body, c.meta', `'' AS body, '{}' AS meta`) : contentColumns('c.')
+  const sql = `SELECT ${columns} FROM ${from} ${joins.join(' ')} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`
   return { sql, params }
 }
 

@@ -36,6 +36,9 @@ test('a listed page holds the same whole records (tags in order, typed field val
   assert.is(page.length, 30)
   for (const item of page) assert.equal(item, await store.getContent(T, item.id), item.id)
   assert.equal(page[1]?.tags.map((tag) => tag.name), ['alpha', 'mid'])
+  // A summary (what a list page shows) is the same record without its body, meta and field values.
+  const summaries = await store.listContents(T, { visibility: { kind: 'public', now: at(0) }, sort: { key: 'published_at', direction: 'desc' }, limit: 30, view: 'summary' })
+  assert.equal(summaries, page.map((item) => ({ ...item, body: '', meta: {}, fields: {} })))
   assert.is(page[1]?.fields.fld_bool, false)
   assert.is(page[3]?.fields.fld_num, 1)
   await cleanup()

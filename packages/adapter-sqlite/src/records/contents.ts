@@ -62,11 +62,12 @@ function recordOf(row: ContentRow, tags: Tag[], fields: Record<string, FieldValu
 
 /**
  * The whole records of a page of rows of one tenant, in the rows' order: the tags and field
- * values of all of them are read with one statement each, not two per row.
+ * values of all of them are read with one statement each, not two per row. Without
+ * `withFields`, field values are not read (`fields` is `{}`: a summary, see `ContentQuery.view`).
  */
-export function toContents(conn: Connection, tenantId: string, rows: readonly ContentRow[]): ContentRecord[] {
+export function toContents(conn: Connection, tenantId: string, rows: readonly ContentRow[], withFields = true): ContentRecord[] {
   if (rows.length === 0) return []
-  if (rows.length === 1 && rows[0] !== undefined) return [toContent(conn, rows[0])]
+  if (rows.length === 1 && rows[0] !== undefined && withFields) return [toContent(conn, rows[0])]
   const ids = JSON.stringify(rows.map((row) => row.id))
   const tags = new Map<string, Tag[]>()
   const tagRows = conn
@@ -81,7 +82,7 @@ export function toContents(conn: Connection, tenantId: string, rows: readonly Co
     else list.push({ id, name })
   }
   const fields = new Map<string, Record<string, FieldValue>>()
-  const fieldRows = conn
+  const fieldRows = !withFields ? [] : conn
     .prepare(
       `SELECT content_id, field_id, value_text, value_number, value_boolean FROM content_fields
         WHERE tenant_id = ? AND content_id IN (SELECT value FROM json_each(?)) ORDER BY content_id, field_id`,
@@ -98,20 +99,37 @@ export function toContents(conn: Connection, tenantId: string, rows: readonly Co
   return rows.map((row) => recordOf(row, tags.get(row.id) ?? [], fields.get(row.id) ?? {}))
 }
 
+// Hint: one statement reads an item whole (its tags in order and its field values as JSON
+// arrays beside the row): no read transaction around three statements, one step into SQLite.
+// SQLite writes REAL values to JSON with 17 significant digits, so numbers round-trip exactly.
+const WHOLE_ITEM = `SELECT ${contentColumns('c.')},
+  (SELECT json_group_array(json_array(t.id, t.name) ORDER BY ct.position)
+     FROM content_tags ct JOIN tags t ON t.tenant_id = ct.tenant_id AND t.id = ct.tag_id
+    WHERE ct.tenant_id = c.tenant_id AND ct.content_id = c.id) AS tag_list,
+  (SELECT json_group_array(json_array(f.field_id, f.value_text, f.value_number, f.value_boolean) ORDER BY f.field_id)
+     FROM content_fields f WHERE f.tenant_id = c.tenant_id AND f.content_id = c.id) AS field_list
+  FROM contents c`
+
+type WholeRow = ContentRow & { tag_list: string; field_list: string }
+
+function wholeRecord(row: WholeRow | undefined): ContentRecord | null {
+  if (row === undefined) return null
+  const tags = (JSON.parse(row.tag_list) as [string, string][]).map(([id, name]) => ({ id, name }))
+  const fields: Record<string, FieldValue> = {}
+  for (const [field_id, value_text, value_number, value_boolean] of JSON.parse(row.field_list) as [string, string | null, number | null, number | null][]) {
+    fields[field_id] = fieldValue({ field_id, value_text, value_number, value_boolean })
+  }
+  return recordOf(row, tags, fields)
+}
+
 /** The tenant's item with this id, or `null`. */
 export function selectContent(conn: Connection, tenantId: string, id: string): ContentRecord | null {
-  return conn.snapshot(() => {
-    const row = conn.prepare(`SELECT ${contentColumns()} FROM contents WHERE tenant_id = ? AND id = ?`).get(tenantId, id) as ContentRow | undefined
-    return row === undefined ? null : toContent(conn, row)
-  })
+  return wholeRecord(conn.prepare(`${WHOLE_ITEM} WHERE c.tenant_id = ? AND c.id = ?`).get(tenantId, id) as WholeRow | undefined)
 }
 
 /** The tenant's item with this slug, or `null`. */
 export function selectContentBySlug(conn: Connection, tenantId: string, slug: string): ContentRecord | null {
-  return conn.snapshot(() => {
-    const row = conn.prepare(`SELECT ${contentColumns()} FROM contents WHERE tenant_id = ? AND slug = ?`).get(tenantId, slug) as ContentRow | undefined
-    return row === undefined ? null : toContent(conn, row)
-  })
+  return wholeRecord(conn.prepare(`${WHOLE_ITEM} WHERE c.tenant_id = ? AND c.slug = ?`).get(tenantId, slug) as WholeRow | undefined)
 }
 
 /**

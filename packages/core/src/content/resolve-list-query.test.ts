@@ -39,7 +39,12 @@ function problems(query: string): string[] {
 test('no parameters ask for 21 public items, newest first', () => {
   const { query, limit } = resolve('')
   assert.is(limit, 20)
-  assert.equal(query, { visibility: { kind: 'public', now: '2025-06-20T12:00:00.000Z' }, sort: { key: 'published_at', direction: 'desc' }, limit: 21 })
+  assert.equal(query, { visibility: { kind: 'public', now: '2025-06-20T12:00:00.000Z' }, sort: { key: 'published_at', direction: 'desc' }, limit: 21, view: 'summary' })
+})
+
+test('a list asks for summaries, except with a custom-field sort, whose cursor needs the field value', () => {
+  assert.is(resolve('sort=title:asc').query?.view, 'summary')
+  assert.is(resolve('category_code=shop&sort=custom_price:asc').query?.view, undefined)
 })
 
 test('filters resolve to the category, tags, tag ids and typed field values', () => {

@@ -100,6 +100,8 @@ export function resolveListQuery(
   if (params.tagIds.length > 0) query.tagIds = params.tagIds
   if (fieldEquals.length > 0) query.fieldEquals = fieldEquals
   if (after !== undefined) query.after = after
+  // Hint: a list item shows neither body, meta nor custom fields; a custom-field sort needs its value for the cursor.
+  if (typeof sort.key === 'string') query.view = 'summary'
   return { query, fingerprint, limit: params.limit }
 }
 

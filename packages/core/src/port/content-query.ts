@@ -42,6 +42,12 @@ export interface ContentQuery {
    * in `sort` order. `value` is `null` for an item lacking a custom sort field.
    */
   after?: { value: string | number | boolean | null; id: string }
+  /**
+   * `summary`: only list items will be shown, so a store may return each record with an empty
+   * `body` (`''`), `meta` (`{}`) and `fields` (`{}`), which spares reading the big columns of a
+   * page. Never with a custom-field sort (its cursor needs the field's value). Default: whole records.
+   */
+  view?: 'summary'
   /** At most this many items (core asks for one more than the page to learn `has_more`). */
   limit: number
 }
