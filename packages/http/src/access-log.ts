@@ -57,6 +57,51 @@ export function redactTarget(url: string): string {
   return target.length > 2048 ? `${target.slice(0, 2048)}…` : target
 }
 
+/** Lines gathered to be written together (see `createLineBuffer`). */
+export interface LineBuffer {
+  /** Queues one line (with its newline); it is written within this turn of the event loop. */
+  push(line: string): void
+  /** Writes whatever is queued now (call it before exiting). */
+  flush(): void
+}
+
+/**
+ * Gathers access-log lines and hands them to `write` together: once per turn of the event
+ * loop (`setImmediate`), or at once when `maxBytes` are waiting. On a pipe or file, every
+ * `process.stdout.write` is a synchronous system call, so one per request costs more than the
+ * line itself; under load one write then carries the lines of a whole batch of responses.
+ * A throwing `write` drops that batch (a log must never fail the server).
+ */
+export function createLineBuffer(write: (text: string) => void, maxBytes = 64 * 1024): LineBuffer {
+  let queued: string[] = []
+  let bytes = 0
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (queued.length === 0) return
+    const text = queued.join('')
+    queued = []
+    bytes = 0
+    try {
+      write(text)
+    } catch {
+      // The lines are lost, the server goes on.
+    }
+  }
+  return {
+    push(line) {
+      queued.push(line)
+      bytes += line.length
+      if (bytes >= maxBytes) flush()
+      else if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
+    },
+    flush,
+  }
+}
+
 /** One JSON line (with its newline) for `entry`. */
 export function formatAccessLog(entry: AccessLogEntry): string {
   return `${JSON.stringify(entry)}\n`

@@ -23,6 +23,8 @@ export function createProxyMatcher(entries: readonly string[] = DEFAULT_TRUSTED_
     if (bits === null) list.addAddress(address, type)
     else list.addSubnet(address, bits, type)
   }
+  // Hint: serving TLS itself the list is empty; BlockList.check builds a SocketAddress per call.
+  if (entries.length === 0) return () => false
   return (address) => {
     if (address === undefined) return false
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1]

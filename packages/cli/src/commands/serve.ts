@@ -177,8 +177,10 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
 export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const port = options.port ?? DEFAULT_PORT
   const { transport } = await transportOf(options, dbPath, env.cwd)
-  const { formatAccessLog } = await import('@frontdesk/http')
-  const onAccess: AccessLogger | undefined = options.accessLog === false ? undefined : (entry) => env.stdout.write(formatAccessLog(entry))
+  const { createLineBuffer, formatAccessLog } = await import('@frontdesk/http')
+  // Hint: lines are written together once per event-loop turn, not one synchronous write per request.
+  const log = createLineBuffer((text) => env.stdout.write(text))
+  const onAccess: AccessLogger | undefined = options.accessLog === false ? undefined : (entry) => log.push(formatAccessLog(entry))
   const running = await startServer(dbPath, transport, {
     host: options.host ?? '127.0.0.1',
     port,
@@ -190,6 +192,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
   await untilStopped(signal)
   env.stdout.write('frontdesk: stopping (letting requests in flight finish)\n')
   await running.stop()
+  log.flush()
 }
 
 /** Registers `serve`. */
