@@ -4,7 +4,7 @@ import type {
   InquiryRecord, InquiryStatus, PreviewTokenRecord, Store, StoredResponse, TagRecord, Tenant,
 } from '@frontdesk/core'
 import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
-import { LOCK_WAIT_SLICE_MS, openConnection } from './connection/open-connection.ts'
+import { LOCK_WAIT_SLICE_MS, openConnection, TRANSACTION_CACHE_KIB } from './connection/open-connection.ts'
 import { toOpenError } from './connection/open-error.ts'
 import type { Connection } from './connection/statement-cache.ts'
 import { GroupCommit } from './connection/group-commit.ts'
@@ -262,7 +262,7 @@ export class SqliteStore implements Store {
       } finally {
         open = false
       }
-    })
+    }, 'full', this.#busyTimeoutMs, TRANSACTION_CACHE_KIB)
   }
 
   revision(tenantId: string): Promise<number> {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { AsyncMutex } from './async-mutex.ts'
 import { withBusyRetry, toStorageError } from './busy-retry.ts'
+import { WRITER_CACHE_KIB } from './open-connection.ts'
 import type { Connection } from './statement-cache.ts'
 
 /**
@@ -42,9 +43,10 @@ export class WriteGate {
    * Runs `work` in one transaction on the writer: COMMIT when it resolves, ROLLBACK when it
    * rejects (the rejection passes on, busy errors as `StorageUnavailableError`).
    * Refused inside another `run` (it would wait for itself forever). `lockWaitMs` overrides
-   * how long it waits for another process's lock (default: the gate's `busyTimeoutMs`).
+   * how long it waits for another process's lock (default: the gate's `busyTimeoutMs`);
+   * `cacheKib` enlarges the page cache for this transaction (see `TRANSACTION_CACHE_KIB`).
    */
-  run<T>(work: () => Promise<T>, durability: CommitDurability = 'full', lockWaitMs = this.#busyTimeoutMs): Promise<T> {
+  run<T>(work: () => Promise<T>, durability: CommitDurability = 'full', lockWaitMs = this.#busyTimeoutMs, cacheKib?: number): Promise<T> {
     if (this.inside) {
       return Promise.reject(new Error('Transactions do not nest: use the transaction object for writes inside it'))
     }
@@ -54,6 +56,7 @@ export class WriteGate {
         const conn = this.#writer
         // Hint: the safety level may not change inside a transaction; it applies to the commit.
         if (durability === 'normal') conn.prepare('PRAGMA synchronous = NORMAL').run()
+        if (cacheKib !== undefined) conn.prepare(`PRAGMA cache_size = -${cacheKib}`).run()
         try {
           await withBusyRetry(lockWaitMs, () => conn.prepare('BEGIN IMMEDIATE').run())
           try {
@@ -66,6 +69,8 @@ export class WriteGate {
           }
         } finally {
           if (durability === 'normal') conn.prepare('PRAGMA synchronous = FULL').run()
+          // Hint: shrinking the cache frees the pages above the limit.
+          if (cacheKib !== undefined) conn.prepare(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`).run()
         }
       }),
     )

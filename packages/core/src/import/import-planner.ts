@@ -37,6 +37,7 @@ export class ImportPlanner {
   readonly #tx: ContentWriter
   readonly #tenantId: string
   readonly #now: number
+  readonly #nowIso: string
   readonly #categories = new Index<CategoryRecord>()
   readonly #inquiryCategories = new Index<InquiryCategoryRecord>()
   readonly #tagsById = new Map<string, TagRecord>()
@@ -46,6 +47,8 @@ export class ImportPlanner {
     this.#tx = tx
     this.#tenantId = tenantId
     this.#now = now
+    // Hint: every timestamp of one import is this instant; formatted once, not per record.
+    this.#nowIso = isoAt(now)
     this.summary = emptySummary(dryRun)
   }
 
@@ -229,7 +232,7 @@ export class ImportPlanner {
   }
 
   #iso(): string {
-    return isoAt(this.#now)
+    return this.#nowIso
   }
 }
 
