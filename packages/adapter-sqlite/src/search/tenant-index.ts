@@ -126,6 +126,9 @@ export class TenantSearchIndex {
       if (category.active && number !== undefined) active[number] = 1
     }
     const narrowed = query.categoryId !== null || query.tags !== null || query.filters.length > 0
+    // The category filter from the typed array too: most candidates of a common word are in other categories.
+    const wanted = query.categoryId === null ? -1 : this.#categoryNumbers.get(query.categoryId)
+    if (wanted === undefined) return { total: 0, hits: [] }
     const compare = searchComparator(query.sort)
     const top = new TopHits<ScoredDocument>(query.from + query.size, compare)
     const relevance = query.sort.kind === 'relevance'
@@ -137,6 +140,7 @@ export class TenantSearchIndex {
       const number = matches.docs[i] ?? 0
       // NaN (never visible, dead) fails this comparison too.
       if (!((visibleFrom[number] ?? Number.NaN) <= now) || active[categoryOf[number] ?? 0] !== 1) continue
+      if (wanted >= 0 && categoryOf[number] !== wanted) continue
       if (narrowed) {
         const doc = this.#docs[number]
         if (doc === undefined || !matchesNarrowing(doc, query)) continue

@@ -79,9 +79,17 @@ export function indexTerms(text: string): string[] {
  * is a CJK bigram or character: `indexTerms` without building an array, for engines that
  * index a lot of text.
  */
-export function forEachIndexTerm(text: string, sink: (term: string, cjk: boolean) => void): void {
-  if (text !== '') analyze(normalizeTerm(text), (term, _start, _end, cjk) => sink(term, cjk))
+export function forEachIndexTerm(text: string, sink: (term: string, cjk: boolean) => void, pairSink?: PairSink): void {
+  if (text !== '') analyze(normalizeTerm(text), (term, _start, _end, cjk) => sink(term, cjk), pairSink)
 }
+
+/**
+ * Receives a CJK bigram of two BMP code units, `String.fromCharCode(first, second)`, instead
+ * of the string: an engine can look it up by number without making a string per occurrence
+ * (most terms of Japanese text are bigrams). Bigrams that carry marks or surrogate pairs still
+ * come as strings.
+ */
+export type PairSink = (first: number, second: number) => void
 
 /** Analyses `text` into tokens with their offsets in `text` (see the file comment for the rules). */
 export function tokenize(text: string): Token[] {
@@ -104,13 +112,13 @@ export function tokenize(text: string): Token[] {
 type Sink = (term: string, start: number, end: number, cjk: boolean, headEnd: number) => void
 
 /** Feeds the terms of normalised text to `sink`, in order. */
-function analyze(text: string, sink: Sink): void {
+function analyze(text: string, sink: Sink, pairSink?: PairSink): void {
   // Hint: `exec` with numbered groups; `matchAll` and `groups` allocate per match (indexing runs this over every item).
   const pieces = new RegExp(PIECES)
   for (let match = pieces.exec(text); match !== null; match = pieces.exec(text)) {
     const start = match.index
     const [, cjk, complex, word] = match
-    if (cjk !== undefined) emitCjkRun(cjk, start, sink)
+    if (cjk !== undefined) emitCjkRun(cjk, start, sink, pairSink)
     else if (complex !== undefined) {
       for (const segment of wordSegmenter.segment(complex)) {
         if (!segment.isWordLike) continue
@@ -128,10 +136,11 @@ function isAsciiAlphanumeric(code: number): boolean {
 }
 
 /** Bigrams of a CJK run, then its last character; a character keeps its combining marks (e.g. variation selectors). */
-function emitCjkRun(run: string, base: number, sink: Sink): void {
+function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink): void {
   if (!MAY_HOLD_MARKS.test(run)) {
     // Every code unit is a character of its own (the usual case): no bounds to work out.
-    for (let k = 0; k + 1 < run.length; k++) sink(run.slice(k, k + 2), base + k, base + k + 2, true, base + k + 1)
+    if (pairSink !== undefined) for (let k = 0; k + 1 < run.length; k++) pairSink(run.charCodeAt(k), run.charCodeAt(k + 1))
+    else for (let k = 0; k + 1 < run.length; k++) sink(run.slice(k, k + 2), base + k, base + k + 2, true, base + k + 1)
     sink(run.slice(run.length - 1), base + run.length - 1, base + run.length, true, base + run.length)
     return
   }
