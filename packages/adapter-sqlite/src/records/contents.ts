@@ -122,14 +122,20 @@ function wholeRecord(row: WholeRow | undefined): ContentRecord | null {
   return recordOf(row, tags, fields)
 }
 
+// Hint: SQL texts built once: the statement cache is keyed by the text, and a text built per
+// call is hashed and compared whole on every lookup (an import makes three per item).
+const ITEM_BY_ID = `${WHOLE_ITEM} WHERE c.tenant_id = ? AND c.id = ?`
+const ITEM_BY_SLUG = `${WHOLE_ITEM} WHERE c.tenant_id = ? AND c.slug = ?`
+const INSERT_ITEM = `INSERT INTO contents (${contentColumns()}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, id) DO NOTHING`
+
 /** The tenant's item with this id, or `null`. */
 export function selectContent(conn: Connection, tenantId: string, id: string): ContentRecord | null {
-  return wholeRecord(conn.prepare(`${WHOLE_ITEM} WHERE c.tenant_id = ? AND c.id = ?`).get(tenantId, id) as WholeRow | undefined)
+  return wholeRecord(conn.prepare(ITEM_BY_ID).get(tenantId, id) as WholeRow | undefined)
 }
 
 /** The tenant's item with this slug, or `null`. */
 export function selectContentBySlug(conn: Connection, tenantId: string, slug: string): ContentRecord | null {
-  return wholeRecord(conn.prepare(`${WHOLE_ITEM} WHERE c.tenant_id = ? AND c.slug = ?`).get(tenantId, slug) as WholeRow | undefined)
+  return wholeRecord(conn.prepare(ITEM_BY_SLUG).get(tenantId, slug) as WholeRow | undefined)
 }
 
 /**
@@ -144,9 +150,7 @@ export function upsertContent(conn: Connection, r: ContentRecord): void {
     r.summary, r.body, JSON.stringify(r.meta), r.version, r.created_at, r.updated_at,
   ]
   // Hint: DO NOTHING covers the (tenant_id, id) conflict only; a taken slug still throws.
-  const inserted = conn
-    .prepare(`INSERT INTO contents (${contentColumns()}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, id) DO NOTHING`)
-    .run(...values).changes > 0
+  const inserted = conn.prepare(INSERT_ITEM).run(...values).changes > 0
   if (inserted) {
     insertTags(conn, r)
     for (const [fieldId, value] of Object.entries(r.fields)) upsertField(conn, r, fieldId, value)
