@@ -19,6 +19,8 @@ function writeVersion1Data(db: Database.Database): void {
     `INSERT INTO contents (tenant_id, id, slug, title, category_id, status, published_at, author_name, summary, body, meta, version, created_at, updated_at)
      VALUES ('ten_1', 'cnt_1', 'hello', 'Hello', 'cat_1', 'published', ?, '', '', '', '{"og_title":"","og_description":""}', 1, ?, ?)`,
   ).run(T0, T0, T0)
+  db.prepare("INSERT INTO tags (tenant_id, id, name) VALUES ('ten_1', 'tag_a', 'alpha'), ('ten_1', 'tag_b', 'beta')").run()
+  db.prepare("INSERT INTO content_tags (tenant_id, content_id, position, tag_id) VALUES ('ten_1', 'cnt_1', 0, 'tag_b'), ('ten_1', 'cnt_1', 1, 'tag_a')").run()
   db.prepare(
     `INSERT INTO inquiries (tenant_id, id, category_code, title, content, priority, inquirer_name, inquirer_email, status, created_at)
      VALUES ('ten_1', 'inq_1', 'general', 'Hi', 'Text', 2, 'Ina', 'ina@example.com', 'open', ?)`,
@@ -51,7 +53,9 @@ test('a database at every earlier version is migrated to the latest, keeping its
     assert.is(triggers, 0, `no per-row triggers left after migrating from version ${version}`)
     if (version >= 1) {
       assert.is((await store.getTenantByCode('acme'))?.id, 'ten_1')
-      assert.is((await store.getContentBySlug('ten_1', 'hello'))?.title, 'Hello')
+      const hello = await store.getContentBySlug('ten_1', 'hello')
+      assert.is(hello?.title, 'Hello')
+      assert.equal(hello?.tags.map((t) => t.name), ['beta', 'alpha'], `tag links and their order kept from version ${version}`)
       assert.is((await store.getInquiry('ten_1', 'inq_1'))?.inquirer_name, 'Ina')
       const before = await store.revision('ten_1')
       await store.transaction(async (tx) => {
