@@ -64,7 +64,7 @@ export function writeSnapshot(dir: string, tenantId: string, file: Omit<Snapshot
     prefix.writeUInt32LE(header.length, 4)
     const padding = Buffer.alloc((4 - ((8 + header.length) % 4)) % 4)
     fd = openSync(temporary, 'w', 0o600)
-    for (const part of [prefix, header, padding, Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength)]) writeAll(fd, part)
+    for (const part of [prefix, header, padding, ...postings.map((piece) => Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength))]) writeAll(fd, part)
     closeSync(fd)
     fd = null
     renameSync(temporary, target)
@@ -92,7 +92,7 @@ export function readSnapshot(dir: string, tenantId: string): SnapshotFile | null
     if (!Number.isInteger(count) || count !== expected) return null
     // A view when the bytes are aligned (a large file read has its own buffer), else a copy.
     const postings = (bytes.byteOffset + start) % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset + start, count) : new Uint32Array(bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + bytes.length))
-    return { format: file.format, analyzer: file.analyzer, seq: file.seq, anchor: file.anchor ?? null, tenant: { ...file.tenant, postings } }
+    return { format: file.format, analyzer: file.analyzer, seq: file.seq, anchor: file.anchor ?? null, tenant: { ...file.tenant, postings: [postings] } }
   } catch {
     return null
   }

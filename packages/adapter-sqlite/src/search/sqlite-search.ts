@@ -235,7 +235,6 @@ export class SqliteSearchIndex implements SearchPort {
     }
     const index = new TenantSearchIndex(await this.#store.listCategories(tenantId))
     for await (const page of this.#pages(tenantId)) for (const record of page) index.upsert(record)
-    index.pack()
     this.#onBuild?.({ tenantId, source: 'database', items: index.size, ms: performance.now() - started })
     this.#saveSnapshot(tenantId, index)
     return index

@@ -10,13 +10,14 @@ export { FIELD_BOOST } from './inverted-index.ts'
 /** Changes whenever what this file puts in the index or its snapshot changes: older snapshots are then rebuilt. */
 export const INDEX_FORMAT = 3
 
-/** A tenant index as plain data (JSON-safe) and its postings buffer, for a snapshot file (see `toSnapshot`). */
+/** A tenant index as plain data (JSON-safe) and its postings, for a snapshot file (see `toSnapshot`). */
 export interface TenantSnapshot {
   categories: CategoryRecord[]
   /** The live items, in document-number order. */
   docs: SearchDocument[]
   index: InvertedIndexData
-  postings: Uint32Array
+  /** Every term's postings in term id order, in one or more pieces (read back as one). */
+  postings: Uint32Array[]
 }
 
 /**
@@ -48,7 +49,7 @@ export class TenantSearchIndex {
   /** An empty index knowing the tenant's categories, or one restored from `toSnapshot()` data. */
   constructor(categories: readonly CategoryRecord[], restored?: Omit<TenantSnapshot, 'categories'>) {
     for (const category of categories) this.#categories.set(category.id, category)
-    this.#index = restored === undefined ? new InvertedIndex() : new InvertedIndex({ data: restored.index, postings: restored.postings })
+    this.#index = restored === undefined ? new InvertedIndex() : new InvertedIndex({ data: restored.index, postings: joined(restored.postings) })
     this.#matcher = new TermMatcher(this.#index)
     for (const doc of restored?.docs ?? []) this.#addDoc(doc)
   }
@@ -56,13 +57,8 @@ export class TenantSearchIndex {
   /** The index as plain data and a buffer, to restore with the constructor. */
   toSnapshot(): TenantSnapshot {
     this.#compact()
-    const { data, postings } = this.#index.toData()
-    return { categories: [...this.#categories.values()], docs: this.#docs.filter((doc) => doc !== undefined), index: data, postings }
-  }
-
-  /** Shrinks the postings to their exact size after many items were added at once. */
-  pack(): void {
-    this.#index.pack()
+    const { data, chunks } = this.#index.toChunks()
+    return { categories: [...this.#categories.values()], docs: this.#docs.filter((doc) => doc !== undefined), index: data, postings: chunks }
   }
 
   /** Number of items indexed (any status). */
@@ -208,4 +204,16 @@ function indexedText(record: ContentRecord, category: CategoryRecord | undefined
     if (typeof value === 'string') custom.push(value)
   }
   return [record.title, record.summary, stripHtml(record.body), record.tags.map((tag) => tag.name).join('\n'), custom.join('\n')]
+}
+
+/** One buffer of the pieces (the piece itself when there is one: a snapshot's postings are read as one). */
+function joined(pieces: readonly Uint32Array[]): Uint32Array {
+  if (pieces.length === 1 && pieces[0] !== undefined) return pieces[0]
+  const all = new Uint32Array(pieces.reduce((sum, piece) => sum + piece.length, 0))
+  let offset = 0
+  for (const piece of pieces) {
+    all.set(piece, offset)
+    offset += piece.length
+  }
+  return all
 }
