@@ -1,5 +1,6 @@
 import type { Context } from '../app/context.ts'
 import type { CachePolicy, Reply } from '../app/reply.ts'
+import { jsonSizeOf } from './json-size.ts'
 
 /** How long a public content reply may be cached, here and by the client (SPEC.md "Limits"). */
 export const CONTENT_CACHE_SECONDS = 60
@@ -31,7 +32,8 @@ export async function cachedReply<T>(
   // Hint: the operation is part of the key, so an entry always holds this operation's reply type.
   if (hit !== null) return hit as Reply<T>
   const reply: Reply<T> = { status: 200, body: await compute(), cache: PUBLIC_CACHE }
-  // Hint: sized by its JSON (what it costs to hold, roughly), so long lists and bodies count for what they are.
-  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, JSON.stringify(reply.body).length)
+  // Hint: sized by its JSON (what it costs to hold, roughly), so long lists and bodies count for
+  // what they are; estimated, since the edge serialises the body anyway and twice costs a miss dearly.
+  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, jsonSizeOf(reply.body))
   return reply
 }
