@@ -4,6 +4,7 @@ import type {
 import type { Connection } from './connection/statement-cache.ts'
 import type { ListDriver } from './query/content-filters.ts'
 import { listContentsSql } from './query/list-contents-sql.ts'
+import { memoOf } from './query/data-version-memo.ts'
 import { listDriverCandidates } from './query/list-drivers.ts'
 import type { ChangeSet } from './records/change-set.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
@@ -74,7 +75,9 @@ export class ContentAccess implements ContentWriter {
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
     return this.#run(() =>
       this.#conn.snapshot(() => {
-        const parts = listContentsSql(tenantId, query, this.#smallestFilter(tenantId, query))
+        const byIds = this.#tagNamesAsIds(tenantId, query)
+        if (byIds === null) return []
+        const parts = listContentsSql(tenantId, byIds, this.#smallestFilter(tenantId, byIds))
         const rows: ContentRow[] = []
         for (const { sql, params } of parts) {
           const room = Math.floor(query.limit) - rows.length
@@ -87,12 +90,39 @@ export class ContentAccess implements ContentWriter {
     )
   }
 
+  /**
+   * The query with its tag names replaced by the ids of those tags (names are unique per
+   * tenant), so each item is checked with one index probe; `null` when a name is no tag's (the
+   * list is empty).
+   */
+  #tagNamesAsIds(tenantId: string, query: ContentQuery): ContentQuery | null {
+    const { tagNames, ...rest } = query
+    if (tagNames === undefined || tagNames.length === 0) return query
+    const ids: string[] = []
+    for (const name of tagNames) {
+      const tag = this.#remembered('tagByName', `${tenantId}\u0000${name}`, () => selectTagByName(this.#conn, tenantId, name))
+      if (tag === null) return null
+      ids.push(tag.id)
+    }
+    return { ...rest, tagIds: [...(query.tagIds ?? []), ...ids] }
+  }
+
+  /** On the reader, a value kept until the next commit (see `DataVersionMemo`); in a transaction, read afresh. */
+  #remembered<T>(space: string, key: string, load: () => T): T {
+    return this.#changes === null ? memoOf(this.#conn).get(space, key, load) : load()
+  }
+
   /** The tag or field filter with the fewest items, when it has fewer than `DRIVE_BELOW` (see `listDriverCandidates`). */
   #smallestFilter(tenantId: string, query: ContentQuery): ListDriver | null {
     let best: ListDriver | null = null
     let fewest = DRIVE_BELOW
     for (const { driver, sql, params } of listDriverCandidates(tenantId, query, DRIVE_BELOW)) {
-      const count = this.#conn.prepare(sql).pluck().get(...params) as number
+      // Hint: counting past the fewest so far is wasted (the cap is the count's last parameter);
+      // counts are remembered until the next commit (they only steer the plan, never the result).
+      const cap = fewest
+      const count = this.#remembered('filterCount', `${sql}\u0000${JSON.stringify(params.slice(0, -1))}\u0000${cap}`, () =>
+        this.#conn.prepare(sql).pluck().get(...params.slice(0, -1), cap) as number,
+      )
       if (count < fewest) {
         fewest = count
         best = driver

@@ -39,6 +39,18 @@ export class DataVersionMemo {
   }
 }
 
+const memos = new WeakMap<Connection, DataVersionMemo>()
+
+/** The memo of a (reader) connection, made on first use. Never for a writer: its own commits leave its `data_version` as it is. */
+export function memoOf(conn: Connection): DataVersionMemo {
+  let memo = memos.get(conn)
+  if (memo === undefined) {
+    memo = new DataVersionMemo(conn)
+    memos.set(conn, memo)
+  }
+  return memo
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
   Object.freeze(value)

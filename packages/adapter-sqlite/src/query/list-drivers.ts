@@ -21,10 +21,11 @@ export interface DriverCandidate {
  */
 export function listDriverCandidates(tenantId: string, query: ContentQuery, cap: number): DriverCandidate[] {
   if (typeof query.sort.key === 'object') return []
+  // Hint: field values first: they tend to be the rarer filter, and later counts stop at the fewest so far.
   const drivers: ListDriver[] = [
+    ...(query.fieldEquals ?? []).map((_, index) => ({ kind: 'field' as const, index })),
     ...(query.tagIds ?? []).map((_, index) => ({ kind: 'tagId' as const, index })),
     ...(query.tagNames ?? []).map((_, index) => ({ kind: 'tagName' as const, index })),
-    ...(query.fieldEquals ?? []).map((_, index) => ({ kind: 'field' as const, index })),
   ]
   const candidates: DriverCandidate[] = []
   for (const driver of drivers) {
