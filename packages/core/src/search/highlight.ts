@@ -17,7 +17,9 @@ export interface FragmentOptions {
   size?: number
 }
 
-const CHUNK = 2000
+// Text is scanned in pieces of about this many characters, and only until enough fragments are found:
+// a search result builds fragments for each of its (by default 20) items.
+const CHUNK = 600
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
 /** Text made safe to place in HTML. */
