@@ -53,6 +53,9 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
       db.pragma(`cache_size = -${WRITER_CACHE_KIB}`)
     } else {
       db.pragma('query_only = ON')
+      // Hint: the default 2 MB page cache is a sliver of the indexes the read path probes (link
+      // and field indexes of 100k items are tens of MB); 64 MB roughly halved repeated reads at 100k.
+      db.pragma('cache_size = -65536')
     }
     return new Connection(db)
   } catch (error) {
