@@ -1,6 +1,6 @@
 import type { Context } from '../app/context.ts'
 import { isoAt } from '../app/clock.ts'
-import { AuthError, ForbiddenError, RateLimitedError } from '../errors/frontdesk-error.ts'
+import { AuthError, ForbiddenError, RateLimitedError, StorageUnavailableError } from '../errors/frontdesk-error.ts'
 import { parseApiKey } from './api-key.ts'
 import type { RequiredPermission } from './permissions.ts'
 import { hasPermission } from './permissions.ts'
@@ -45,10 +45,18 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
   return { tenant, key, rateLimit }
 }
 
+/**
+ * Records `last_used_at`, at most once a minute. Best effort: it is bookkeeping, so storage
+ * that is busy (a long import holding the write lock) or failing never fails the request.
+ */
 async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Promise<void> {
   const now = ctx.clock.now()
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < TOUCH_INTERVAL_MS) return
-  await ctx.store.updateApiKey(keyId, { last_used_at: isoAt(now) })
+  try {
+    await ctx.store.updateApiKey(keyId, { last_used_at: isoAt(now) })
+  } catch (error) {
+    if (!(error instanceof StorageUnavailableError)) throw error
+  }
 }
 
 function credentialNotAllowed(): AuthError {
