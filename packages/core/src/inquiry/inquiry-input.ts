@@ -1,3 +1,4 @@
+import type { InquiryRecord } from '../model/inquiry.ts'
 import * as v from 'valibot'
 import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { issuesToDetails } from '../validation/issues.ts'
@@ -5,17 +6,18 @@ import { EMAIL_MAX_LENGTH, isEmailAddress } from './email-address.ts'
 import { codePointLength, hasControlCharacter, hasLoneSurrogate } from './inquiry-text.ts'
 
 /** A checked, normalised `POST /v1/inquiries` body: strings trimmed, absent optionals `null`. */
-export interface InquiryInput {
-  category_code: string
-  title: string
-  content: string
-  priority: 1 | 2 | 3
-  inquirer_name: string
-  inquirer_email: string
-  inquirer_phone: string | null
-  inquirer_company: string | null
-  inquirer_department: string | null
-}
+export type InquiryInput = Pick<
+  InquiryRecord,
+  | 'category_code'
+  | 'title'
+  | 'content'
+  | 'priority'
+  | 'inquirer_name'
+  | 'inquirer_email'
+  | 'inquirer_phone'
+  | 'inquirer_company'
+  | 'inquirer_department'
+>
 
 /** What `parseInquiryInput` found. */
 export type InquiryInputResult =
