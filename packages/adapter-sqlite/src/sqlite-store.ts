@@ -13,6 +13,7 @@ import type { CommitDurability } from './connection/write-gate.ts'
 import { ContentAccess } from './content-access.ts'
 import { migrate } from './migrations/migrate.ts'
 import { DataVersionMemo } from './query/data-version-memo.ts'
+import { dataVersionOf } from './query/data-version-watch.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { pruneChangeLog } from './records/change-log.ts'
 import { selectCategories, selectCategory } from './records/categories.ts'
@@ -267,7 +268,7 @@ export class SqliteStore implements Store {
 
   revision(tenantId: string): Promise<number> {
     return this.#read(() => {
-      const version = this.#reader.prepare('PRAGMA data_version').pluck().get() as number
+      const version = dataVersionOf(this.#reader)
       if (version !== this.#dataVersion || this.#revisions.size > 10_000) {
         this.#revisions.clear()
         this.#dataVersion = version

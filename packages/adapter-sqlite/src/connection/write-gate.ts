@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { AsyncMutex } from './async-mutex.ts'
 import { withBusyRetry, toStorageError } from './busy-retry.ts'
 import { WRITER_CACHE_KIB } from './open-connection.ts'
+import { noteLocalCommit } from '../query/data-version-watch.ts'
 import type { Connection } from './statement-cache.ts'
 
 /**
@@ -62,6 +63,7 @@ export class WriteGate {
           try {
             const result = await work()
             conn.prepare('COMMIT').run()
+            noteLocalCommit()
             return result
           } catch (error) {
             if (conn.db.inTransaction) conn.db.exec('ROLLBACK')

@@ -1,4 +1,5 @@
 import type { Connection } from '../connection/statement-cache.ts'
+import { dataVersionOf } from './data-version-watch.ts'
 
 /** Most entries one space keeps; past it the space starts over (a guard, not an LRU). */
 const MAX_ENTRIES = 10_000
@@ -7,7 +8,8 @@ const MAX_ENTRIES = 10_000
  * Reads of one connection kept until the database changes. SQLite's `PRAGMA data_version`
  * changes whenever another connection (of this process, such as the store's writer, or of any
  * other process) commits, so a value read before that commit is never returned after it:
- * disabling a key or editing a category elsewhere takes effect on the very next read. Values
+ * disabling a key or editing a category takes effect on the next read of this process's own
+ * commits, and within 1 ms for another process's (see `dataVersionOf`). Values
  * are deep-frozen, since every caller gets the same object.
  */
 export class DataVersionMemo {
@@ -21,7 +23,7 @@ export class DataVersionMemo {
 
   /** The value of `key` in `space`, loaded (and frozen) on the first read since the last commit. */
   get<T>(space: string, key: string, load: () => T): T {
-    const version = this.#conn.prepare('PRAGMA data_version').pluck().get() as number
+    const version = dataVersionOf(this.#conn)
     if (version !== this.#version) {
       this.#spaces.clear()
       this.#version = version
