@@ -66,7 +66,7 @@ export function formatReport(results: RunResults): string {
   const serve = results.serve
   out.push('')
   if (imp !== undefined) {
-    out.push(`import: ${imp.items} items (${imp.records} records) in ${fixed(imp.seconds, 1)} s = ${fixed(imp.itemsPerSecond, 0)} items/s; search index build ${fixed(imp.indexBuildSeconds, 1)} s; with indexing ${fixed(imp.itemsPerSecondWithIndex, 0)} items/s; database ${fixed(imp.dbBytes / MB, 1)} MB`)
+    out.push(`import: ${imp.items} items (${imp.records} records) in ${fixed(imp.seconds, 1)} s = ${fixed(imp.itemsPerSecond, 0)} items/s; then indexing + search snapshot ${fixed(imp.indexBuildSeconds, 1)} s${results.inProcess === undefined ? '' : ` (index build alone, in-process: ${fixed(results.inProcess.indexBuildSeconds, 1)} s)`}; import with indexing ${fixed(imp.itemsPerSecondWithIndex, 0)} items/s; database ${fixed(imp.dbBytes / MB, 1)} MB`)
   }
   if (serve !== undefined) {
     out.push(`serve: listening after ${fixed(serve.listeningMs / 1000)} s, first correct search after ${fixed(serve.firstSearchMs / 1000)} s${serve.restartFirstSearchMs === undefined ? '' : ` (restart: ${fixed(serve.restartFirstSearchMs / 1000)} s)`}; RSS after start ${serve.rssBytes === null ? 'n/a' : `${fixed(serve.rssBytes / MB, 0)} MB`}${serve.restartRssBytes == null ? '' : ` (restart: ${fixed(serve.restartRssBytes / MB, 0)} MB)`}${serve.rssAfterLoadBytes == null ? '' : `, after the load ${fixed(serve.rssAfterLoadBytes / MB, 0)} MB`}; index on disk ${serve.indexDiskBytes === null ? 'n/a (nothing persisted beside the database)' : `${fixed(serve.indexDiskBytes / MB, 1)} MB`}`)

@@ -37,7 +37,10 @@ export interface RunResults {
     generateSeconds: number
     seconds: number
     itemsPerSecond: number
-    /** Building the search index in-process, as `serve` does on start. */
+    /**
+     * Indexing the tenant and writing its search snapshot after the import's commit, as
+     * `frontdesk import` does (before 2026-11-21 16:30 UTC: the in-process build, as `serve` did on its first start).
+     */
     indexBuildSeconds: number
     itemsPerSecondWithIndex: number
     dbBytes: number

@@ -114,8 +114,9 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     generateSeconds: seeded.generateSeconds,
     seconds: seeded.importSeconds,
     itemsPerSecond: options.items / seeded.importSeconds,
-    indexBuildSeconds: inProcess.indexBuildSeconds,
-    itemsPerSecondWithIndex: options.items / (seeded.importSeconds + inProcess.indexBuildSeconds),
+    // Hint: what `frontdesk import` does end to end: the store's import, then indexing and the snapshot.
+    indexBuildSeconds: seeded.indexSeconds,
+    itemsPerSecondWithIndex: options.items / (seeded.importSeconds + seeded.indexSeconds),
     dbBytes: seeded.dbBytes,
   }
   await seeded.store.close()

@@ -70,8 +70,12 @@ export function writeSnapshot(dir: string, tenantId: string, file: Omit<Snapshot
     renameSync(temporary, target)
     return true
   } catch {
-    if (fd !== null) closeSync(fd)
-    rmSync(temporary, { force: true })
+    try {
+      if (fd !== null) closeSync(fd)
+      rmSync(temporary, { force: true })
+    } catch {
+      // Hint: nothing was created (the directory is missing or not one): nothing to clean up.
+    }
     return false
   }
 }

@@ -120,6 +120,52 @@ test('a tenant rebuilt after many changes is built from the database, not from i
   await search.close()
 })
 
+test('a snapshot further behind than the rebuild threshold is not caught up item by item: the database is read instead', async (ctx) => {
+  const first = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  await first.search('t1', q('lighthouse'))
+  await first.close()
+  await ctx.store.transaction(async (tx) => {
+    for (let i = 3; i < 10; i++) await tx.putContent(aContent('t1', `c${i}`, 'news', { title: `Lighthouse ${i}` }))
+  })
+  const second = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  assert.is((await second.search('t1', q('lighthouse'))).total, 9)
+  assert.equal(ctx.builds.map((b) => b.source), ['database', 'database'])
+  await second.close()
+})
+
+test('saveSnapshot writes what another process restores; a running index far behind restores it instead of rebuilding', async (ctx) => {
+  const server = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  assert.equal(await ids(server, 'lighthouse'), ['c1', 'c2'])
+  // An import in another process: many changes in one commit, then its own index saves the snapshot.
+  const cli = openSqliteStore({ path: join(ctx.dir, 'db.sqlite') })
+  try {
+    await cli.transaction(async (tx) => {
+      for (let i = 3; i < 10; i++) await tx.putContent(aContent('t1', `c${i}`, 'news', { title: `Lighthouse ${i}` }))
+    })
+    const importer = open(ctx, cli, { rebuildThreshold: 3 })
+    assert.is(await importer.saveSnapshot('t1'), true)
+    assert.is(await importer.saveSnapshot('t1'), true, 'an up-to-date snapshot is not written again')
+    await importer.close()
+  } finally {
+    await cli.close()
+  }
+  assert.is((await server.search('t1', q('lighthouse'))).total, 9)
+  assert.equal(ctx.builds.map((b) => b.source), ['database', 'database', 'snapshot'])
+  await server.close()
+})
+
+test('saveSnapshot answers false when the snapshot cannot be written; searching still works', async (ctx) => {
+  writeFileSync(join(ctx.dir, 'not-a-dir'), '')
+  const search = open(ctx, ctx.store, { snapshotDir: join(ctx.dir, 'not-a-dir', 'db.search') })
+  assert.is(await search.saveSnapshot('t1'), false)
+  assert.is(await search.saveSnapshot('t1'), false)
+  assert.equal(await ids(search, 'lighthouse'), ['c1', 'c2'])
+  await search.close()
+  const none = open(ctx, ctx.store, { snapshotDir: null })
+  assert.is(await none.saveSnapshot('t1'), false)
+  await none.close()
+})
+
 test('by default snapshots are kept beside the database, written once per change, and null turns them off', async (ctx) => {
   const path = join(ctx.dir, 'db.sqlite.search')
   const first = createSqliteSearch(ctx.store, { warmUp: false })

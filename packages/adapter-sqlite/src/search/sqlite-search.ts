@@ -78,6 +78,8 @@ export class SqliteSearchIndex implements SearchPort {
   readonly #tenants = new Map<string, TenantSearchIndex>()
   /** Per tenant, the `change_log` row its snapshot file reflects (restored from or saved at). */
   readonly #snapshotSeq = new Map<string, number>()
+  /** Per tenant, the `change_log` row a snapshot could not be written at (not tried again there). */
+  readonly #failedSeq = new Map<string, number>()
   #dataVersion: number | null = null
   #lastSeq = 0
   #queue: Promise<unknown> = Promise.resolve()
@@ -113,6 +115,24 @@ export class SqliteSearchIndex implements SearchPort {
     return this.#exclusive(async () => (await this.#fresh(tenantId)).size)
   }
 
+  /**
+   * Brings the tenant's index up to date (restoring or building it when needed) and makes sure
+   * its snapshot file reflects every committed change: what an import calls after its commit,
+   * so that the next start restores instead of rebuilding. The snapshot only ever covers
+   * committed rows (it is read through the reader connection). Returns `false` when there is no
+   * snapshot directory or the file could not be written (read-only directory, full disk…):
+   * snapshots only save time, the next start then builds from the database.
+   */
+  saveSnapshot(tenantId: string): Promise<boolean> {
+    return this.#exclusive(async () => {
+      const index = await this.#fresh(tenantId)
+      if (this.#snapshotDir === null) return false
+      if (this.#snapshotSeq.get(tenantId) === this.#lastSeq) return true
+      if (this.#failedSeq.get(tenantId) === this.#lastSeq) return false
+      return this.#saveSnapshot(tenantId, index, this.#lastSeq)
+    })
+  }
+
   /** Saves snapshots (with `snapshotDir`) and drops the in-memory indexes. The store stays open (its owner closes it). */
   async close(): Promise<void> {
     if (this.#closed) return
@@ -120,7 +140,7 @@ export class SqliteSearchIndex implements SearchPort {
     await this.#queue.catch(() => undefined)
     for (const [tenantId, index] of this.#tenants) {
       // An index changes only by applying log rows, which moves `#lastSeq`: an unchanged one is on disk already.
-      if (this.#snapshotSeq.get(tenantId) !== this.#lastSeq) this.#saveSnapshot(tenantId, index)
+      if (this.#snapshotSeq.get(tenantId) !== this.#lastSeq && this.#failedSeq.get(tenantId) !== this.#lastSeq) this.#saveSnapshot(tenantId, index, this.#lastSeq)
     }
     this.#tenants.clear()
   }
@@ -188,8 +208,8 @@ export class SqliteSearchIndex implements SearchPort {
       const index = this.#tenants.get(tenantId)
       if (index === undefined) continue
       if (n > this.#rebuildThreshold) {
-        // Hint: from the database, not a snapshot: `#lastSeq` has not reached these rows yet, so a restore would miss them.
-        this.#tenants.set(tenantId, await this.#build(tenantId, false))
+        // Many changes (an import): a snapshot written since (the importing process writes one) caught up to `last`, else the database.
+        this.#tenants.set(tenantId, await this.#build(tenantId, last))
         continue
       }
       const rows = db
@@ -225,10 +245,13 @@ export class SqliteSearchIndex implements SearchPort {
     }
   }
 
-  /** A tenant's index: restored from its snapshot and caught up when it can be, else built from the database. */
-  async #build(tenantId: string, mayRestore = true): Promise<TenantSearchIndex> {
+  /**
+   * A tenant's index as of `change_log` row `upTo` at least: restored from its snapshot and
+   * caught up when it can be, else built from the database.
+   */
+  async #build(tenantId: string, upTo = this.#lastSeq): Promise<TenantSearchIndex> {
     const started = performance.now()
-    const restored = mayRestore ? await this.#restore(tenantId) : null
+    const restored = await this.#restore(tenantId, upTo)
     if (restored !== null) {
       this.#onBuild?.({ tenantId, source: 'snapshot', items: restored.size, ms: performance.now() - started })
       return restored
@@ -236,12 +259,17 @@ export class SqliteSearchIndex implements SearchPort {
     const index = new TenantSearchIndex(await this.#store.listCategories(tenantId))
     for await (const page of this.#pages(tenantId)) for (const record of page) index.upsert(record)
     this.#onBuild?.({ tenantId, source: 'database', items: index.size, ms: performance.now() - started })
-    this.#saveSnapshot(tenantId, index)
+    // Hint: read after `upTo` was committed, the index reflects at least that row (later ones are re-applied on restore: harmless).
+    this.#saveSnapshot(tenantId, index, upTo)
     return index
   }
 
-  /** The tenant's snapshot, caught up to `#lastSeq`; `null` when there is none usable. */
-  async #restore(tenantId: string): Promise<TenantSearchIndex | null> {
+  /**
+   * The tenant's snapshot, caught up to `upTo`; `null` when there is none usable, or when it is
+   * so far behind (more than `rebuildThreshold` rows) that reading the database is faster than
+   * re-indexing the changed items one by one.
+   */
+  async #restore(tenantId: string, upTo: number): Promise<TenantSearchIndex | null> {
     if (this.#snapshotDir === null) return null
     const file = readSnapshot(this.#snapshotDir, tenantId)
     if (file === null) return null
@@ -255,6 +283,14 @@ export class SqliteSearchIndex implements SearchPort {
       const row = db.prepare('SELECT tenant_id, entity, entity_id FROM change_log WHERE seq = ?').get(file.seq) as ChangeRow | undefined
       if (row === undefined || row.tenant_id !== file.anchor.tenant_id || row.entity !== file.anchor.entity || row.entity_id !== file.anchor.entity_id) return null
     }
+    let rows: ChangeRow[] = []
+    if (file.seq < upTo) {
+      const behind = db.prepare('SELECT count(*) AS n FROM change_log WHERE seq > ? AND seq <= ? AND tenant_id = ?').get(file.seq, upTo, tenantId) as { n: number }
+      if (behind.n > this.#rebuildThreshold) return null
+      rows = db
+        .prepare('SELECT DISTINCT tenant_id, entity, entity_id FROM change_log WHERE seq > ? AND seq <= ? AND tenant_id = ?')
+        .all(file.seq, upTo, tenantId) as ChangeRow[]
+    }
     let index: TenantSearchIndex
     try {
       index = new TenantSearchIndex(file.tenant.categories, file.tenant)
@@ -262,28 +298,27 @@ export class SqliteSearchIndex implements SearchPort {
       return null
     }
     this.#snapshotSeq.set(tenantId, file.seq)
-    if (file.seq < this.#lastSeq) {
-      const rows = db
-        .prepare('SELECT DISTINCT tenant_id, entity, entity_id FROM change_log WHERE seq > ? AND seq <= ? AND tenant_id = ?')
-        .all(file.seq, this.#lastSeq, tenantId) as ChangeRow[]
-      await this.#apply(index, tenantId, rows)
-    }
+    if (rows.length > 0) await this.#apply(index, tenantId, rows)
     return index
   }
 
-  /** Writes the tenant's snapshot as of `#lastSeq` (the index reflects at least that row). */
-  #saveSnapshot(tenantId: string, index: TenantSearchIndex): void {
-    if (this.#snapshotDir === null) return
-    const seq = this.#lastSeq
+  /** Writes the tenant's snapshot as of `change_log` row `seq` (the index reflects at least that row); `false` when it could not. */
+  #saveSnapshot(tenantId: string, index: TenantSearchIndex, seq: number): boolean {
+    if (this.#snapshotDir === null) return false
     let anchor: ChangeRow | undefined
     try {
       anchor = seq === 0 ? undefined : (this.#store.db.prepare('SELECT tenant_id, entity, entity_id FROM change_log WHERE seq = ?').get(seq) as ChangeRow | undefined)
     } catch {
-      return // Hint: the store was closed first; snapshots only save time.
+      return false // Hint: the store was closed first; snapshots only save time.
     }
     // Hint: without its anchor row (pruned), a snapshot could not be checked on load: skip it.
-    if (seq !== 0 && anchor === undefined) return
-    if (writeSnapshot(this.#snapshotDir, tenantId, { seq, anchor: anchor ?? null, tenant: index.toSnapshot() })) this.#snapshotSeq.set(tenantId, seq)
+    if (seq !== 0 && anchor === undefined) return false
+    if (!writeSnapshot(this.#snapshotDir, tenantId, { seq, anchor: anchor ?? null, tenant: index.toSnapshot() })) {
+      this.#failedSeq.set(tenantId, seq)
+      return false
+    }
+    this.#snapshotSeq.set(tenantId, seq)
+    return true
   }
 
   /** Every item of a tenant (any status), or those carrying a tag, page by page. */

@@ -42,7 +42,9 @@ export function readImportFile(file: string, format: ImportFormat, env: CliEnv):
 
 /**
  * `frontdesk import <file|-> --tenant CODE [--dry-run] [--format json|ndjson] [--json]`:
- * all or nothing; prints what was created, updated and left unchanged per kind.
+ * all or nothing; prints what was created, updated and left unchanged per kind. After a
+ * committed import that changed what search sees, brings the tenant's search snapshot up to
+ * date (see `saveSearchSnapshot`), so that the next `serve` start restores it.
  */
 export async function importFile(ctx: Context, file: string, options: ImportOptions, env: CliEnv): Promise<ImportSummary> {
   const format = importFormat(file, options.format)
@@ -58,8 +60,45 @@ export async function importFile(ctx: Context, file: string, options: ImportOpti
   } finally {
     progress.done()
   }
+  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, env)
   printSummary(env.stdout, options, summary)
   return summary
+}
+
+/** Whether the import changed anything the search index holds (inquiry categories are not searched). */
+function changesSearch(summary: ImportSummary): boolean {
+  return [summary.categories, summary.tags, summary.contents].some((counts) => counts.created + counts.updated > 0)
+}
+
+/**
+ * Indexes the tenant's committed items and writes its search snapshot beside the database
+ * (`<db>.search/`), as `serve` would on its first start: the work moves from the server's
+ * start-up to the import. Runs after the commit only, reading committed rows, so a failed or
+ * dry-run import never leaves a snapshot behind. The import has succeeded by then: a snapshot
+ * that cannot be written (read-only directory, full disk) or an index that cannot be built is
+ * a warning on stderr, and `serve` builds the index on its next start instead.
+ */
+export async function saveSearchSnapshot(ctx: Context, tenantCode: string, env: CliEnv): Promise<boolean> {
+  const { SqliteStore, createSqliteSearch } = await import('@frontdesk/adapter-sqlite')
+  if (!(ctx.store instanceof SqliteStore)) return false
+  const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not saved (${why}); \`frontdesk serve\` will build the index on its next start\n`)
+  const search = createSqliteSearch(ctx.store, { warmUp: false })
+  // Hint: the only sign of life while a large tenant is indexed, on a terminal only (as the progress line).
+  const tty = env.stderr.isTTY === true
+  if (tty) env.stderr.write('indexing for search…')
+  try {
+    const tenant = await ctx.store.getTenantByCode(tenantCode)
+    if (tenant === null) return false
+    const saved = await search.saveSnapshot(tenant.id)
+    if (!saved) warn(`cannot write to ${ctx.store.path}.search`)
+    return saved
+  } catch (error) {
+    warn(error instanceof Error ? error.message : String(error))
+    return false
+  } finally {
+    if (tty) env.stderr.write('\r\u001b[K')
+    await search.close().catch(() => undefined)
+  }
 }
 
 function printSummary(out: CliOutput, options: ImportOptions, summary: ImportSummary): void {

@@ -1,0 +1,77 @@
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SearchBuildInfo } from '@frontdesk/adapter-sqlite'
+import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import type { SearchQuery } from '@frontdesk/core'
+import { parseQueryTerms } from '@frontdesk/core'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { cliFixture } from '../cli-fixture.test-util.ts'
+
+type Fixture = ReturnType<typeof cliFixture>
+const test = suite<{ f: Fixture }>('import saves the search snapshot', {} as { f: Fixture })
+test.before.each(async (context) => {
+  context.f = cliFixture()
+  await context.f.run(['tenant', 'create', 'acme'])
+})
+test.after.each((context) => {
+  context.f.cleanup()
+})
+
+const line = (record: Record<string, unknown>) => `${JSON.stringify(record)}\n`
+const category = line({ kind: 'category', code: 'news', name: 'News' })
+const content = (slug: string, title: string) => line({ kind: 'content', slug, title, category_code: 'news', status: 'published', published_at: '2025-01-01T00:00:00Z' })
+const q = (text: string): SearchQuery => ({ terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10 })
+
+/** What a server started now would do: how it gets the tenant's index, and what a search finds. */
+async function startLikeServe(f: Fixture, text: string): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
+  const store = openSqliteStore({ path: f.db })
+  const builds: SearchBuildInfo[] = []
+  const search = createSqliteSearch(store, { warmUp: false, onBuild: (info) => builds.push(info) })
+  try {
+    const tenant = await store.getTenantByCode('acme')
+    const result = await search.search(tenant?.id ?? '', q(text))
+    const slugs: string[] = []
+    for (const hit of result.hits) slugs.push((await store.getContent(tenant?.id ?? '', hit.id))?.slug ?? '?')
+    return { sources: builds.map((b) => b.source), slugs: slugs.sort() }
+  } finally {
+    await search.close()
+    await store.close()
+  }
+}
+
+test('an import leaves the snapshot up to date: the next start restores it and finds what was imported', async ({ f }) => {
+  const imported = await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('a', 'Lighthouse keeper') + content('b', 'Harbour') })
+  assert.is(imported.code, 0)
+  assert.is(imported.stderr, '')
+  assert.equal(readdirSync(`${f.db}.search`).filter((name) => name.endsWith('.index')).length, 1)
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['snapshot'], slugs: ['a'] })
+
+  // A second import over an existing snapshot: updates and additions, again restored as they are.
+  await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('b', 'Lighthouse museum') + content('c', 'Lighthouse lamp') })
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['snapshot'], slugs: ['a', 'b', 'c'] })
+  assert.equal(await startLikeServe(f, 'harbour'), { sources: ['snapshot'], slugs: [] })
+})
+
+test('a dry run, a failed import and an import changing nothing searchable write no snapshot', async ({ f }) => {
+  const dry = await f.run(['import', '-', '--tenant', 'acme', '--dry-run'], { stdin: category + content('a', 'Lighthouse') })
+  assert.is(dry.code, 0)
+  const failed = await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('a', 'Lighthouse') + line({ kind: 'content', slug: 'BAD SLUG', title: 'x', category_code: 'news' }) })
+  assert.is(failed.code, 1)
+  const inquiries = await f.run(['import', '-', '--tenant', 'acme'], { stdin: line({ kind: 'inquiry_category', code: 'sales', name: 'Sales' }) })
+  assert.is(inquiries.code, 0)
+  assert.not.ok(existsSync(`${f.db}.search`))
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['database'], slugs: [] })
+})
+
+test('a snapshot that cannot be written is a warning: the import succeeds and the next start builds from the database', async ({ f }) => {
+  writeFileSync(`${f.db}.search`, 'not a directory')
+  const imported = await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('a', 'Lighthouse keeper') })
+  assert.is(imported.code, 0)
+  assert.match(imported.stdout, /^Imported 2 records into tenant acme:/)
+  assert.match(imported.stderr, /^warning: the search index snapshot was not saved \(cannot write to .*frontdesk\.db\.search\); `frontdesk serve` will build the index on its next start\n$/)
+  assert.ok(statSync(`${f.db}.search`).isFile())
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['database'], slugs: ['a'] })
+})
+
+test.run()
