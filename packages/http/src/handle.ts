@@ -9,6 +9,8 @@ import { matchRoute } from './routes.ts'
 import { OPENAPI_PATH } from './openapi/openapi-document.ts'
 import { openApiResponse } from './openapi/openapi-response.ts'
 import { ifNoneMatchMatches, serializeBody } from './serialized-body.ts'
+import type { UnavailableReporter } from './unavailable-report.ts'
+import { createUnavailableLog, isUnavailable } from './unavailable-report.ts'
 
 /** Options of `handle` (and of `createHandler`, `createServer`). */
 export interface HandleOptions {
@@ -19,7 +21,15 @@ export interface HandleOptions {
    * Default: one line on stderr with the request id and the stack.
    */
   onError?: (error: unknown, request: { requestId: string; method: string; url: string }) => void
+  /**
+   * Receives every request refused with 503 because storage failed (a lock held too long, a
+   * full disk, an I/O error); `error.cause` is the driver's error. Default: one line on stderr
+   * naming the cause, at most one per 10 s (with a count of the others).
+   */
+  onUnavailable?: UnavailableReporter
 }
+
+const defaultUnavailableLog = createUnavailableLog()
 
 /** The default body limit (64 KiB). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
@@ -69,6 +79,7 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     const response = errorResponse(error)
     if (error instanceof RateLimitedError && error.limit !== undefined) setRateLimitHeaders(headers, error.limit)
     if (response.unexpected) report(options, error, { requestId, method: request.method, url: request.url })
+    else if (isUnavailable(error)) reportUnavailable(options, error, { requestId, method: request.method, url: request.url })
     return {
       status: response.status,
       headers: { ...headers, ...response.headers, 'cache-control': 'no-store' },
@@ -172,6 +183,15 @@ function splitTarget(url: string): [string, string] {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value
+}
+
+function reportUnavailable(options: HandleOptions, error: Parameters<UnavailableReporter>[0], request: Parameters<UnavailableReporter>[1]): void {
+  const reporter = options.onUnavailable ?? defaultUnavailableLog
+  try {
+    reporter(error, request)
+  } catch {
+    // A failing logger must not turn into a second failure of the request.
+  }
 }
 
 function report(options: HandleOptions, error: unknown, request: { requestId: string; method: string; url: string }): void {

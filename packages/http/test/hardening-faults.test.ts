@@ -34,6 +34,8 @@ interface World {
   key: string
   /** Unexpected errors the server reported. */
   reported: unknown[]
+  /** Storage failures the server reported (503s). */
+  unavailable: { cause: string; path: string }[]
   created: number
   seq: number
 }
@@ -60,10 +62,14 @@ test.before(async (world) => {
   await importRecords(ctx, { tenantCode: 'acme', records: records.map((record, i) => ({ record, location: `records[${i}]` })) })
   world.key = (await createApiKey(ctx, { tenantCode: 'acme', name: 'faults', permissions: ['cms:*', 'inquiry:create'], rateLimit: 0 })).key
   world.reported = []
+  world.unavailable = []
   world.created = 0
   world.seq = 0
   const { cert, key } = await createDevCert()
-  world.server = createServer(world.frontdesk, { tls: { cert, key } }, { onError: (error) => void world.reported.push(error) }) as Server
+  world.server = createServer(world.frontdesk, { tls: { cert, key } }, {
+    onError: (error) => void world.reported.push(error),
+    onUnavailable: (error, request) => void world.unavailable.push({ cause: String((error.cause as { code?: unknown } | undefined)?.code), path: request.url }),
+  }) as Server
   await new Promise<void>((resolve) => world.server.listen(0, '127.0.0.1', resolve))
   world.client = keepAliveClient(`https://127.0.0.1:${(world.server.address() as AddressInfo).port}`, cert)
   world.faults = SqliteFaults.install(path)
@@ -175,6 +181,11 @@ test('after faults on the reader, a write made afterwards is visible (no read sn
   })
   const fresh = await world.client.send({ method: 'GET', path: '/v1/cms/contents/slug/fresh', headers: [['x-api-key', world.key]] })
   assert.is(fresh.status, 200, fresh.text)
+})
+
+test('every storage fault answered 503 was reported with the driver\u2019s cause', (world) => {
+  assert.ok(world.unavailable.length > 0)
+  for (const { cause } of world.unavailable) assert.match(cause, /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN)/)
 })
 
 test('storage faults are no unexpected errors, corruption is; nothing else was reported', (world) => {
