@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -44,6 +45,19 @@ run('--help prints usage on stdout and exits 0', async () => {
     const result = await f.run(['--help'], { noDb: true })
     assert.is(result.code, 0)
     assert.match(result.stdout, /^Usage: frontdesk /)
+    assert.is(result.stderr, '')
+  } finally {
+    f.cleanup()
+  }
+})
+
+run('--version prints the version of packages/cli/package.json and exits 0', async () => {
+  const f = cliFixture()
+  try {
+    const result = await f.run(['--version'], { noDb: true })
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    assert.is(result.code, 0)
+    assert.is(result.stdout, `${version}\n`)
     assert.is(result.stderr, '')
   } finally {
     f.cleanup()

@@ -9,6 +9,7 @@ import * as key from './commands/key.ts'
 import * as preview from './commands/preview.ts'
 import * as serve from './commands/serve.ts'
 import * as tenant from './commands/tenant.ts'
+import { VERSION } from './version.ts'
 
 /** What every `commands/<name>.ts` exports: a function adding its command(s) to the program. */
 export interface CommandModule {
@@ -38,6 +39,7 @@ const COMMANDS: CommandModule[] = [
 export function createProgram(env: CliEnv): Command {
   const program = new Command('frontdesk')
     .description('Self-hostable, tenant-scoped content-delivery and inquiry API over HTTPS')
+    .version(VERSION, '-V, --version', 'print the version')
     .option('--db <path>', 'SQLite database file (default: $FRONTDESK_DB, else ./frontdesk.db)')
     .exitOverride()
     .configureOutput({
