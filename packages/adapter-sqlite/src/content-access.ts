@@ -8,7 +8,7 @@ import { memoOf } from './query/data-version-memo.ts'
 import { listDriverCandidates } from './query/list-drivers.ts'
 import type { ChangeSet } from './records/change-set.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
-import type { ContentRow } from './records/contents.ts'
+import type { ContentRow, TagLookup } from './records/contents.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, toContents, upsertContent } from './records/contents.ts'
 import {
   selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory,
@@ -65,11 +65,11 @@ export class ContentAccess implements ContentWriter {
   }
 
   getContent(tenantId: string, id: string): Promise<ContentRecord | null> {
-    return this.#run(() => selectContent(this.#conn, tenantId, id))
+    return this.#run(() => selectContent(this.#conn, tenantId, id, this.#tag))
   }
 
   getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null> {
-    return this.#run(() => selectContentBySlug(this.#conn, tenantId, slug))
+    return this.#run(() => selectContentBySlug(this.#conn, tenantId, slug, this.#tag))
   }
 
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
@@ -85,7 +85,7 @@ export class ContentAccess implements ContentWriter {
           // Hint: each part's last parameter is its limit; later parts fill what is left.
           rows.push(...(this.#conn.prepare(sql).all(...params.slice(0, -1), room) as ContentRow[]))
         }
-        return toContents(this.#conn, tenantId, rows, query.view !== 'summary')
+        return toContents(rows, this.#tag, query.view !== 'summary')
       }),
     )
   }
@@ -106,6 +106,9 @@ export class ContentAccess implements ContentWriter {
     }
     return { ...rest, tagIds: [...(query.tagIds ?? []), ...ids] }
   }
+
+  /** A tag by id, for the names of items' tags (items hold their tags' ids): remembered like tag names. */
+  readonly #tag: TagLookup = (tenantId, id) => this.#remembered('tagById', `${tenantId}\u0000${id}`, () => selectTag(this.#conn, tenantId, id))
 
   /** On the reader, a value kept until the next commit (see `DataVersionMemo`); in a transaction, read afresh. */
   #remembered<T>(space: string, key: string, load: () => T): T {

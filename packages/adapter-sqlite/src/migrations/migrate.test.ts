@@ -22,6 +22,11 @@ function writeVersion1Data(db: Database.Database): void {
   db.prepare("INSERT INTO tags (tenant_id, id, name) VALUES ('ten_1', 'tag_a', 'alpha'), ('ten_1', 'tag_b', 'beta')").run()
   db.prepare("INSERT INTO content_tags (tenant_id, content_id, position, tag_id) VALUES ('ten_1', 'cnt_1', 0, 'tag_b'), ('ten_1', 'cnt_1', 1, 'tag_a')").run()
   db.prepare(
+    `INSERT INTO content_fields (tenant_id, content_id, field_id, value_text, value_number, value_boolean)
+     VALUES ('ten_1', 'cnt_1', 'fld_text', 'x "quoted"', NULL, NULL), ('ten_1', 'cnt_1', 'fld_num', NULL, ?, NULL),
+            ('ten_1', 'cnt_1', 'fld_bool', NULL, NULL, 0), ('ten_1', 'cnt_1', 'fld_int', NULL, 5, NULL)`,
+  ).run(1 / 3)
+  db.prepare(
     `INSERT INTO inquiries (tenant_id, id, category_code, title, content, priority, inquirer_name, inquirer_email, status, created_at)
      VALUES ('ten_1', 'inq_1', 'general', 'Hi', 'Text', 2, 'Ina', 'ina@example.com', 'open', ?)`,
   ).run(T0)
@@ -56,6 +61,12 @@ test('a database at every earlier version is migrated to the latest, keeping its
       const hello = await store.getContentBySlug('ten_1', 'hello')
       assert.is(hello?.title, 'Hello')
       assert.equal(hello?.tags.map((t) => t.name), ['beta', 'alpha'], `tag links and their order kept from version ${version}`)
+      assert.equal(hello?.fields, { fld_bool: false, fld_int: 5, fld_num: 1 / 3, fld_text: 'x "quoted"' }, `field values kept from version ${version}`)
+      assert.equal(Object.keys(hello?.fields ?? {}), ['fld_bool', 'fld_int', 'fld_num', 'fld_text'], `fields in field id order from version ${version}`)
+      const tagged = await store.listContents('ten_1', {
+        visibility: { kind: 'all' }, categoryIds: ['cat_1'], tagIds: ['tag_a'], sort: { key: 'id', direction: 'asc' }, limit: 10,
+      })
+      assert.equal(tagged.map((item) => item.id), ['cnt_1'], `tag links know their category after migrating from version ${version}`)
       assert.is((await store.getInquiry('ten_1', 'inq_1'))?.inquirer_name, 'Ina')
       const before = await store.revision('ten_1')
       await store.transaction(async (tx) => {

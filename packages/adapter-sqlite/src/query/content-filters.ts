@@ -86,21 +86,32 @@ export interface ListDriver {
   index: number
 }
 
-/** The link-table rows of `driver`'s filter, as `d`: the FROM clause and its conditions. */
+/**
+ * The link-table rows of `driver`'s filter, as `d`: the FROM clause and its conditions. A tag's
+ * links carry their item's category (schema v6), so with a category filter only the tag's links
+ * in those categories are read (`content_tags_by_tag` is ordered by tag, then category).
+ */
 export function driverSource(tenantId: string, query: ContentQuery, driver: ListDriver): { from: string; where: string[]; params: SqlValue[] } | null {
-  if (driver.kind === 'tagId') {
-    const tagId = query.tagIds?.[driver.index]
-    if (tagId === undefined) return null
-    return { from: 'content_tags d', where: ['d.tenant_id = ?', 'd.tag_id = ?'], params: [tenantId, tagId] }
-  }
-  if (driver.kind === 'tagName') {
-    const name = query.tagNames?.[driver.index]
-    if (name === undefined) return null
-    return {
-      from: 'content_tags d',
-      where: ['d.tenant_id = ?', 'd.tag_id = (SELECT t.id FROM tags t WHERE t.tenant_id = ? AND t.name = ?)'],
-      params: [tenantId, tenantId, name],
+  if (driver.kind === 'tagId' || driver.kind === 'tagName') {
+    const where = ['d.tenant_id = ?']
+    const params: SqlValue[] = [tenantId]
+    if (driver.kind === 'tagId') {
+      const tagId = query.tagIds?.[driver.index]
+      if (tagId === undefined) return null
+      where.push('d.tag_id = ?')
+      params.push(tagId)
+    } else {
+      const name = query.tagNames?.[driver.index]
+      if (name === undefined) return null
+      where.push('d.tag_id = (SELECT t.id FROM tags t WHERE t.tenant_id = ? AND t.name = ?)')
+      params.push(tenantId, name)
     }
+    const { categoryIds } = query
+    if (categoryIds !== undefined && categoryIds.length > 0) {
+      where.push(`d.category_id IN (${categoryIds.map(() => '?').join(', ')})`)
+      params.push(...categoryIds)
+    }
+    return { from: 'content_tags d', where, params }
   }
   const filter = query.fieldEquals?.[driver.index]
   if (filter === undefined) return null

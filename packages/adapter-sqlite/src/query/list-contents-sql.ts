@@ -105,7 +105,7 @@ function customFieldParts(tenantId: string, query: ContentQuery, field: FieldDef
 
 function select(from: string, joins: string[], where: string[], order: string, params: SqlValue[], summary = false): SqlQuery {
   // Hint: a summary leaves the big columns unread (see `ContentQuery.view`).
-  const columns = summary ? contentColumns('c.').replace('c.body, c.meta', `'' AS body, '{}' AS meta`) : contentColumns('c.')
+  const columns = contentColumns('c.', summary)
   const sql = `SELECT ${columns} FROM ${from} ${joins.join(' ')} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`
   return { sql, params }
 }

@@ -100,6 +100,50 @@ test('driven from any one of its tag or field filters, a list walks the same pag
   await cleanup()
 })
 
+test("an item's tag links and field values follow its updates: category moves, retagging, renamed tags, changed fields", async () => {
+  const { store, cleanup } = openTempStore()
+  await store.createTenant(aTenant(T))
+  const tagA = aTag(T, 'tag_a', 'a')
+  const tagB = aTag(T, 'tag_b', 'b')
+  const link = (tag: typeof tagA) => ({ id: tag.id, name: tag.name })
+  await store.transaction(async (tx) => {
+    for (const id of ['cat_1', 'cat_2']) await tx.putCategory(aCategory(T, id, { fields: Object.values(FIELDS) }))
+    await tx.putTag(tagA)
+    await tx.putTag(tagB)
+    await tx.putContent(aContent(T, 'cnt_1', 'cat_1', { published_at: at(-1), tags: [link(tagB), link(tagA)], fields: { fld_num: 1 / 3, fld_sel: 's' } }))
+    await tx.putContent(aContent(T, 'cnt_2', 'cat_1', { published_at: at(-2), tags: [link(tagA)], fields: { fld_bool: true } }))
+  })
+  const listed = async (filter: Partial<ContentQuery>) =>
+    (await store.listContents(T, { visibility: { kind: 'public', now: at(0) }, sort: { key: 'published_at', direction: 'desc' }, limit: 10, ...filter })).map((item) => item.id)
+  assert.equal(await listed({ categoryIds: ['cat_1'], tagIds: ['tag_a'] }), ['cnt_1', 'cnt_2'])
+  const first = await store.getContent(T, 'cnt_1')
+  assert.ok(first)
+  // Moved to another category with the same tags: its tag links move with it.
+  await store.transaction(async (tx) => tx.putContent({ ...first, category_id: 'cat_2', version: 2 }))
+  assert.equal(await listed({ categoryIds: ['cat_1'], tagIds: ['tag_a'] }), ['cnt_2'])
+  assert.equal(await listed({ categoryIds: ['cat_2'], tagNames: ['a'] }), ['cnt_1'])
+  assert.equal(await listed({ categoryIds: ['cat_1', 'cat_2'], tagIds: ['tag_a'] }), ['cnt_1', 'cnt_2'])
+  // Retagged and moved back, fields changed and one removed.
+  await store.transaction(async (tx) =>
+    tx.putContent({ ...first, category_id: 'cat_1', tags: [link(tagA)], fields: { fld_num: 2.5, fld_text: 'x' }, version: 3 }),
+  )
+  assert.equal(await listed({ categoryIds: ['cat_1'], tagIds: ['tag_b'] }), [])
+  assert.equal(await listed({ categoryIds: ['cat_1'], tagIds: ['tag_a'], fieldEquals: [{ field: FIELDS.number, value: 2.5 }] }), ['cnt_1'])
+  assert.equal(await listed({ categoryIds: ['cat_1'], fieldEquals: [{ field: FIELDS.select, value: 's' }] }), [])
+  const again = await store.getContent(T, 'cnt_1')
+  assert.equal(again?.fields, { fld_num: 2.5, fld_text: 'x' })
+  assert.equal(again?.tags, [link(tagA)])
+  // A renamed tag shows its new name on every item, read by id, by slug or in a list.
+  await store.transaction(async (tx) => tx.putTag({ ...tagA, name: 'renamed' }))
+  assert.equal((await store.getContent(T, 'cnt_2'))?.tags, [{ id: 'tag_a', name: 'renamed' }])
+  assert.equal((await store.getContentBySlug(T, again?.slug ?? ''))?.tags, [{ id: 'tag_a', name: 'renamed' }])
+  assert.equal(await listed({ tagNames: ['renamed'] }), ['cnt_1', 'cnt_2'])
+  // Unchanged links are not rewritten, and the row's copies still match the link tables.
+  const rows = store.db.prepare('SELECT content_id, tag_id, category_id FROM content_tags ORDER BY content_id, position').all()
+  assert.equal(rows, [{ content_id: 'cnt_1', tag_id: 'tag_a', category_id: 'cat_1' }, { content_id: 'cnt_2', tag_id: 'tag_a', category_id: 'cat_1' }])
+  await cleanup()
+})
+
 test('a key read before it was disabled or deleted by another process is refused on the next read', async () => {
   const { store, path, cleanup } = openTempStore()
   await store.createTenant(aTenant(T))
