@@ -10,6 +10,7 @@ import type { ChangeSet } from './records/change-set.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ContentRow, TagLookup } from './records/contents.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, toContents, upsertContent } from './records/contents.ts'
+import { selectContentsByIds } from './records/contents-by-ids.ts'
 import {
   selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory,
 } from './records/inquiry-categories.ts'
@@ -70,6 +71,10 @@ export class ContentAccess implements ContentWriter {
 
   getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null> {
     return this.#run(() => selectContentBySlug(this.#conn, tenantId, slug, this.#tag))
+  }
+
+  getContents(tenantId: string, ids: readonly string[]): Promise<(ContentRecord | null)[]> {
+    return this.#run(() => selectContentsByIds(this.#conn, tenantId, ids, this.#tag))
   }
 
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {

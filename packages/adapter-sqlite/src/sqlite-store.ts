@@ -145,6 +145,9 @@ export class SqliteStore implements Store {
   getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null> {
     return this.#contents.getContentBySlug(tenantId, slug)
   }
+  getContents(tenantId: string, ids: readonly string[]): Promise<(ContentRecord | null)[]> {
+    return this.#contents.getContents(tenantId, ids)
+  }
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
     return this.#contents.listContents(tenantId, query)
   }

@@ -38,6 +38,12 @@ export interface ContentReader {
   /** The item, whatever its status (core decides visibility). */
   getContent(tenantId: string, id: string): Promise<ContentRecord | null>
   getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null>
+  /**
+   * The items with these ids, whatever their status: `getContent` of each, in the order of
+   * `ids` (`null` for an id that is no item of the tenant; a repeated id gives its item again),
+   * read together (a search builds a page of results from its hits' ids).
+   */
+  getContents(tenantId: string, ids: readonly string[]): Promise<(ContentRecord | null)[]>
   /** One page of items as `query` describes, in its sort order. */
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]>
 

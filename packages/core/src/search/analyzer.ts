@@ -108,14 +108,41 @@ export function tokenize(text: string): Token[] {
   return tokens
 }
 
+/**
+ * Whether a code unit is never part of any term: ASCII whitespace, controls and punctuation
+ * other than the word-joining `: . ' , ;`, and the CJK comma, full stop and corner brackets.
+ * Terms of a text are the terms of its stretches between such characters, analysed apart.
+ */
+export function isTermBreak(code: number): boolean {
+  if (code < 0x80) return code <= 0x20 || (ASCII_BREAK[code] ?? 0) === 1
+  return code === 0x3001 || code === 0x3002 || (code >= 0x300c && code <= 0x300f)
+}
+
+const ASCII_BREAK = new Uint8Array(128)
+for (const char of '!"#$%&()*+-/<=>?@[\\]^`{|}~\u007f') ASCII_BREAK[char.charCodeAt(0)] = 1
+
+/**
+ * The tokens of the stretch `[from, to)` of `normalized` (text as `normalizeTerm` returns it,
+ * whose offsets are its own), appended to `into`. `from` and `to` must be the text's ends or
+ * sit next to an `isTermBreak` character: then these are exactly the tokens `tokenize` finds
+ * there, because no term spans a break and the expression is run over the whole string (its
+ * look-behinds see what precedes `from`).
+ */
+export function tokenizeStretch(normalized: string, from: number, to: number, into: Token[]): void {
+  STRETCH.lastIndex = from
+  analyze(normalized, (term, start, end, cjk, headEnd) => void into.push({ term, start, end, cjk, headEnd }), undefined, to, STRETCH)
+}
+
+// Hint: one shared instance for `tokenizeStretch` (called for many small stretches per text); its sink never re-enters.
+const STRETCH = new RegExp(PIECES)
+
 /** Receives each term of normalised text with its offsets in it (see `Token`). */
 type Sink = (term: string, start: number, end: number, cjk: boolean, headEnd: number) => void
 
-/** Feeds the terms of normalised text to `sink`, in order. */
-function analyze(text: string, sink: Sink, pairSink?: PairSink): void {
+/** Feeds the terms of normalised text to `sink`, in order (those starting before `to`, scanning from `pieces.lastIndex`). */
+function analyze(text: string, sink: Sink, pairSink?: PairSink, to = text.length, pieces = new RegExp(PIECES)): void {
   // Hint: `exec` with numbered groups; `matchAll` and `groups` allocate per match (indexing runs this over every item).
-  const pieces = new RegExp(PIECES)
-  for (let match = pieces.exec(text); match !== null; match = pieces.exec(text)) {
+  for (let match = pieces.exec(text); match !== null && match.index < to; match = pieces.exec(text)) {
     const start = match.index
     const [, cjk, complex, word] = match
     if (cjk !== undefined) emitCjkRun(cjk, start, sink, pairSink)

@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { normalizeTerm, tokenize } from './analyzer.ts'
+import { isTermBreak, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { wordMatches } from './query-terms.ts'
 
@@ -24,7 +24,35 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /** Text made safe to place in HTML. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
+  // Hint: most text has nothing to escape; testing first skips the replace and its callback.
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char) : text
+}
+
+const SPECIAL = /[&<>"']/
+
+/**
+ * A text to find matches in, with what every search of it needs computed once (on first use):
+ * its normalised form, when offsets carry over from it (else `null`: it is tokenized anew per
+ * search, grapheme by grapheme). Made by `matchText`; keep one per text to search it often.
+ */
+export class MatchText {
+  readonly text: string
+  #normalized: string | null | undefined
+
+  constructor(text: string) {
+    this.text = text
+  }
+
+  /** `normalizeTerm(text)` when it keeps every offset (most text), else `null`. */
+  get normalized(): string | null {
+    if (this.#normalized === undefined) {
+      // Hint: tokenize's own test, with one NFKC instead of two.
+      const nfkc = this.text.normalize('NFKC')
+      const lower = nfkc.toLowerCase()
+      this.#normalized = nfkc === this.text && lower.length === this.text.length ? lower : null
+    }
+    return this.#normalized
+  }
 }
 
 /**
@@ -33,12 +61,22 @@ export function escapeHtml(text: string): string {
  * bigrams occur only apart is shown by its bigrams. Sorted, overlapping spans merged.
  */
 export function matchSpans(text: string, terms: readonly QueryTerm[]): Span[] {
+  return spansIn(new MatchText(text), terms)
+}
+
+/** `matchSpans` of a prepared text. */
+export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] {
+  const text = source.text
   if (terms.length === 0 || text === '') return []
-  // Most texts of a hit hold none of the terms (a word found in the title only): skip tokenizing them.
-  // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
-  const normalized = normalizeTerm(text)
-  if (normalized.length === text.length && text.normalize('NFKC') === text && !terms.some((term) => mayOccur(normalized, term))) return []
-  const tokens = tokenize(text)
+  const normalized = source.normalized
+  let tokens: Token[]
+  if (normalized === null) tokens = tokenize(text)
+  else {
+    // Most texts of a hit hold none of the terms (a word found in the title only): skip them.
+    // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
+    if (!terms.some((term) => mayOccur(normalized, term))) return []
+    tokens = tokensAround(normalized, terms)
+  }
   const spans: Span[] = []
   for (const term of terms) {
     if (term.kind === 'word') {
@@ -58,9 +96,88 @@ export function matchSpans(text: string, terms: readonly QueryTerm[]): Span[] {
   return mergeSpans(spans)
 }
 
+/**
+ * The tokens of `normalized` that any of `terms` may match, in order: those of the stretches
+ * between term breaks (see `isTermBreak`) that hold a substring every match needs (see
+ * `needlesOf`), instead of tokenizing the whole text. A word term then sees every token it
+ * matches; a CJK term every bigram of its runs, with the bigrams of one run consecutive as in
+ * the whole text (a run lies in one stretch, and ends with a one-character token, which no
+ * bigram of a query equals: runs of different stretches never chain).
+ */
+function tokensAround(normalized: string, terms: readonly QueryTerm[]): Token[] {
+  const starts: number[] = []
+  for (const term of terms) {
+    for (const needle of needlesOf(term).around) {
+      for (let at = normalized.indexOf(needle); at >= 0; at = normalized.indexOf(needle, at + 1)) starts.push(at)
+    }
+  }
+  starts.sort((a, b) => a - b)
+  const tokens: Token[] = []
+  let done = 0
+  for (const at of starts) {
+    if (at < done) continue
+    let from = at
+    while (from > done && !isTermBreak(normalized.charCodeAt(from - 1))) from--
+    let to = at + 1
+    while (to < normalized.length && !isTermBreak(normalized.charCodeAt(to))) to++
+    tokenizeStretch(normalized, from, to, tokens)
+    done = to
+  }
+  return tokens
+}
+
+/** Substrings of normalised text that matches of a term contain (see `needlesOf`). */
+interface Needles {
+  /** What `mayOccur` looks for. */
+  gate: string[]
+  /** What `tokensAround` looks for: one of them is in every token the term matches. */
+  around: string[]
+}
+
+// Hint: per query term object (a search's terms are made once per request and dropped after it).
+const NEEDLES = new WeakMap<QueryTerm, Needles>()
+
+/**
+ * The substrings every match of `term` contains one of: a word, or also its halves when it
+ * tolerates a typo (an edit at or after the middle leaves the first half, one before it the
+ * second); a CJK run's grams, or for a one-character run, its character.
+ */
+function needlesOf(term: QueryTerm): Needles {
+  let needles = NEEDLES.get(term)
+  if (needles === undefined) {
+    if (term.kind === 'cjk') needles = { gate: term.grams, around: term.prefix ? [term.text] : [...new Set(term.grams)] }
+    else if (term.fuzzy === 0) needles = { gate: [term.term], around: [term.term] }
+    else {
+      const chars = [...term.term]
+      const half = Math.floor(chars.length / 2)
+      const gate = [term.term, chars.slice(0, half).join(''), chars.slice(half + 1).join('')]
+      // Hint: an empty half would match everywhere (and never happens: typos need five letters).
+      needles = { gate, around: [...new Set(gate)].filter((needle) => needle !== '') }
+    }
+    NEEDLES.set(term, needles)
+  }
+  return needles
+}
+
 /** The whole of `text`, HTML-escaped, with every match wrapped in `<em>…</em>`. */
 export function highlightText(text: string, terms: readonly QueryTerm[]): string {
-  return markSpans(text, matchSpans(text, terms), 0, text.length)
+  return highlightIn(new MatchText(text), terms)
+}
+
+/** `highlightText` of a prepared text. */
+export function highlightIn(source: MatchText, terms: readonly QueryTerm[]): string {
+  return markSpans(source.text, spansIn(source, terms), 0, source.text.length)
+}
+
+/** Texts to cut fragments from (e.g. summary then body), split into the pieces they are scanned in. */
+export class FragmentSource {
+  readonly texts: readonly string[]
+  readonly pieces: readonly MatchText[]
+
+  constructor(texts: readonly string[]) {
+    this.texts = texts
+    this.pieces = texts.flatMap((whole) => pieces(whole, CHUNK)).map((piece) => new MatchText(piece))
+  }
 }
 
 /**
@@ -69,13 +186,19 @@ export function highlightText(text: string, terms: readonly QueryTerm[]): string
  * opening of the first non-empty text, so that a result always has something to show.
  */
 export function highlightFragments(texts: readonly string[], terms: readonly QueryTerm[], options: FragmentOptions = {}): string[] {
+  return fragmentsIn(new FragmentSource(texts), terms, options)
+}
+
+/** `highlightFragments` of prepared texts. */
+export function fragmentsIn(source: FragmentSource, terms: readonly QueryTerm[], options: FragmentOptions = {}): string[] {
   const max = options.max ?? 3
   const size = options.size ?? 100
   const fragments: string[] = []
   // Long bodies are scanned piece by piece, and only until enough fragments are found.
-  for (const text of texts.flatMap((whole) => pieces(whole, CHUNK))) {
+  for (const piece of source.pieces) {
     if (fragments.length >= max) break
-    const spans = matchSpans(text, terms)
+    const text = piece.text
+    const spans = spansIn(piece, terms)
     let next = 0
     while (fragments.length < max && next < spans.length) {
       const first = spans[next]
@@ -91,7 +214,7 @@ export function highlightFragments(texts: readonly string[], terms: readonly Que
     }
   }
   if (fragments.length > 0) return fragments
-  const first = texts.find((text) => text.trim() !== '')
+  const first = source.texts.find((text) => text.trim() !== '')
   if (first === undefined) return []
   const window = fragmentWindow(first, { start: 0, end: 0 }, size)
   return [escapeHtml(first.slice(window.start, window.end)).trim()]
@@ -155,12 +278,7 @@ function markSpans(text: string, spans: readonly Span[], from: number, to: numbe
  * before it the second); a CJK run's matches contain one of its grams. `false` is certain.
  */
 export function mayOccur(normalized: string, term: QueryTerm): boolean {
-  if (term.kind === 'cjk') return term.grams.some((gram) => normalized.includes(gram))
-  if (normalized.includes(term.term)) return true
-  if (term.fuzzy === 0) return false
-  const chars = [...term.term]
-  const half = Math.floor(chars.length / 2)
-  return normalized.includes(chars.slice(0, half).join('')) || normalized.includes(chars.slice(half + 1).join(''))
+  return needlesOf(term).gate.some((needle) => normalized.includes(needle))
 }
 
 function cjkSpans(tokens: readonly Token[], term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {

@@ -107,6 +107,24 @@ test('an unknown category or a query without words finds nothing, without an err
   assert.is((await frontdesk.search(ctx.principal, { query: '!!!' })).body.items.length, 0)
 })
 
+test('an item found again shows every change made since: texts, tags, deletion', async (ctx) => {
+  const frontdesk = app(ctx)
+  const search = async () => (await frontdesk.search(ctx.principal, { query: 'office' })).body.items
+  assert.equal((await search()).map((item) => item.highlight.title), [['&lt;script&gt;<em>Office</em>&lt;/script&gt; relocation']])
+  assert.equal((await search())[0]?.tags, ['new'])
+  const c1 = await ctx.store.getContent('t1', 'c1')
+  assert.ok(c1)
+  await ctx.store.transaction(async (tx) => {
+    await tx.putContent({ ...c1, title: 'Office moved', body: '<p>The office is elsewhere now.</p>', version: c1.version + 1 })
+    await tx.putTag(aTag('t1', 'tag_new', 'renamed'))
+  })
+  const [changed] = await search()
+  assert.equal(changed?.highlight, { title: ['<em>Office</em> moved'], search_text: ['We move the <em>office</em> to Tokyo.', 'The <em>office</em> is elsewhere now.'] })
+  assert.equal(changed?.tags, ['renamed'])
+  await ctx.store.transaction((tx) => tx.deleteContent('t1', 'c1'))
+  assert.equal(await search(), [])
+})
+
 test('an invalid body is a ValidationError', async (ctx) => {
   const error = await app(ctx).search(ctx.principal, { query: '', extra: true }).catch((e: unknown) => e)
   assert.instance(error, ValidationError)

@@ -6,11 +6,12 @@ import { isPubliclyVisible } from '../content/visibility.ts'
 import type { CategoryRecord, FieldValue } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
 import type { SearchResult } from '../port/search.ts'
-import { highlightFragments, highlightText } from './highlight.ts'
+import type { FoundItem, ItemHighlightSource } from './found-items.ts'
+import { FoundItems, prepare } from './found-items.ts'
+import { fragmentsIn, highlightIn } from './highlight.ts'
 import type { QueryTerm } from './query-terms.ts'
 import type { ParsedSearch } from './search-request.ts'
 import { parseSearchRequest } from './search-request.ts'
-import { stripHtml } from './strip-html.ts'
 
 /** One item of a search reply (SPEC.md "Search result item"). */
 export interface SearchResultItem {
@@ -62,12 +63,14 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
 
   const byId = new Map(categories.map((category) => [category.id, category]))
   const items: SearchResultItem[] = []
-  for (const hit of result.hits) {
-    const record = await ctx.store.getContent(tenantId, hit.id)
-    const category = record === null ? null : (byId.get(record.category_id) ?? null)
+  const found = await foundItems(ctx, tenantId, result.hits.map((hit) => hit.id))
+  for (let i = 0; i < result.hits.length; i++) {
+    const hit = result.hits[i]
+    const item = found[i]
+    const category = item === undefined || item === null ? null : (byId.get(item.record.category_id) ?? null)
     // An item changed after the engine answered is left out rather than shown stale.
-    if (record === null || !isPubliclyVisible(record, category, now) || category === null) continue
-    items.push(resultItem(record, category, hit.score, request.terms))
+    if (hit === undefined || item === undefined || item === null || category === null || !isPubliclyVisible(item.record, category, now)) continue
+    items.push(resultItem(item.record, category, hit.score, request.terms, item.source))
   }
   return {
     status: 200,
@@ -80,8 +83,47 @@ function pagination(request: ParsedSearch, total: number): SearchResponseBody['p
   return { total, from: request.from, size: request.size, has_more: request.from + request.size < total }
 }
 
-/** The result item of a record: its listed fields, score, highlights and custom fields by name. */
-export function resultItem(record: ContentRecord, category: CategoryRecord, score: number, terms: readonly QueryTerm[]): SearchResultItem {
+// The items found by each frontdesk (its context), dropped with it.
+const FOUND = new WeakMap<Context, FoundItems>()
+
+/**
+ * The items of the hits' ids, in order (`null`: no longer stored): those found before as they
+ * are at the tenant's current revision, the others read together.
+ */
+async function foundItems(ctx: Context, tenantId: string, ids: readonly string[]): Promise<(FoundItem | null)[]> {
+  if (ids.length === 0) return []
+  let found = FOUND.get(ctx)
+  if (found === undefined) {
+    found = new FoundItems()
+    FOUND.set(ctx, found)
+  }
+  // Hint: the revision first: what is read after it is at least as fresh as it says.
+  const revision = await ctx.store.revision(tenantId)
+  const items = ids.map((id) => found.get(tenantId, id, revision) ?? null)
+  const unknown = ids.filter((_, i) => items[i] === null)
+  if (unknown.length === 0) return items
+  const records = await ctx.store.getContents(tenantId, unknown)
+  let next = 0
+  for (let i = 0; i < ids.length; i++) {
+    if (items[i] !== null) continue
+    const record = records[next++] ?? null
+    if (record === null) found.delete(tenantId, ids[i] ?? '')
+    else items[i] = found.put(record, revision)
+  }
+  return items
+}
+
+/**
+ * The result item of a record: its listed fields, score, highlights and custom fields by name.
+ * `source` is the record's prepared texts when the caller keeps them (see `FoundItems`).
+ */
+export function resultItem(
+  record: ContentRecord,
+  category: CategoryRecord,
+  score: number,
+  terms: readonly QueryTerm[],
+  source: ItemHighlightSource = prepare(record),
+): SearchResultItem {
   const customFields: Record<string, FieldValue> = {}
   for (const field of category.fields) {
     if (Object.hasOwn(record.fields, field.id)) {
@@ -99,8 +141,8 @@ export function resultItem(record: ContentRecord, category: CategoryRecord, scor
     tags: record.tags.map((tag) => tag.name),
     score: Math.round(score * 10_000) / 10_000,
     highlight: {
-      title: [highlightText(record.title, terms)],
-      search_text: highlightFragments([record.summary, stripHtml(record.body)], terms),
+      title: [highlightIn(source.title, terms)],
+      search_text: fragmentsIn(source.fragments, terms),
     },
     custom_fields: customFields,
   }

@@ -9,12 +9,23 @@ const BLOCK = /^\/?(p|div|br|hr|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|thead|tb
 
 /** The text of an HTML fragment: tags removed (block ends become spaces), entities decoded, whitespace collapsed. */
 export function stripHtml(html: string): string {
-  if (!/[<&]/.test(html)) return html.replace(/\s+/g, ' ').trim()
-  const text = html
-    .replace(/<!--[\s\S]*?(-->|$)/g, ' ')
-    .replace(/<(script|style|template)\b[\s\S]*?(<\/\1\s*>|$)/gi, ' ')
-    .replace(/<\/?([a-z][^\s/>]*)([^>"']|"[^"]*"|'[^']*')*>/gi, (tag) => (BLOCK.test(tag.slice(1)) ? ' ' : ''))
-  return decodeEntities(text).replace(/\s+/g, ' ').trim()
+  if (!/[<&]/.test(html)) return collapseSpaces(html)
+  // Hint: each step runs only when its text can occur (every replace copies the whole text).
+  let text = html
+  if (text.includes('<!--')) text = text.replace(/<!--[\s\S]*?(-->|$)/g, ' ')
+  if (RAW_TEXT.test(text)) text = text.replace(/<(script|style|template)\b[\s\S]*?(<\/\1\s*>|$)/gi, ' ')
+  text = text.replace(/<\/?([a-z][^\s/>]*)([^>"']|"[^"]*"|'[^']*')*>/gi, (tag) => (BLOCK.test(tag.slice(1)) ? ' ' : ''))
+  return collapseSpaces(text.includes('&') ? decodeEntities(text) : text)
+}
+
+const RAW_TEXT = /<(script|style|template)\b/i
+
+/**
+ * Every run of whitespace as one space, trimmed: `replace(/\s+/g, ' ')` without replacing each
+ * lone space by a space (most of them): only runs of two or more and other whitespace characters.
+ */
+function collapseSpaces(text: string): string {
+  return text.replace(/\s{2,}|[^\S ]/g, ' ').trim()
 }
 
 /** Decodes the common named entities and every numeric one; unknown ones stay as written. */

@@ -1,3 +1,4 @@
+import { batchReadCases } from './cases/batch-reads.ts'
 import { idempotencyCases } from './cases/idempotency.ts'
 import { isolationCases } from './cases/isolation.ts'
 import { listFilterCases } from './cases/list-filters.ts'
@@ -21,6 +22,7 @@ import type { OpenStore } from './store-suite.ts'
  */
 export function testStore(name: string, open: OpenStore): void {
   recordCases(name, open)
+  batchReadCases(name, open)
   isolationCases(name, open)
   listFilterCases(name, open)
   listSortingCases(name, open)

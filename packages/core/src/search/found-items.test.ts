@@ -1,0 +1,74 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { aContent } from '../testing/fixtures.ts'
+import { FoundItems } from './found-items.ts'
+import { fragmentsIn, highlightFragments, highlightIn } from './highlight.ts'
+import { parseQueryTerms } from './query-terms.ts'
+import { stripHtml } from './strip-html.ts'
+
+const terms = parseQueryTerms('office')
+
+test('an item is found again as read, at the revision it was read at only', () => {
+  const found = new FoundItems()
+  const item = aContent('t1', 'c1', 'cat', { title: 'Office', summary: 'An office move.', body: '<p>The <b>office</b> moves.</p>' })
+  const put = found.put(item, 7)
+  assert.is(found.get('t1', 'c1', 7), put)
+  assert.is(put.record, item)
+  assert.is(found.get('t1', 'c1', 8), undefined)
+  assert.is(found.get('t1', 'c2', 7), undefined)
+  assert.is(highlightIn(put.source.title, terms), '<em>Office</em>')
+  assert.equal(fragmentsIn(put.source.fragments, terms), highlightFragments([item.summary, stripHtml(item.body)], terms))
+})
+
+test('read again after a change, an item keeps its prepared texts only while they are the same strings', () => {
+  const found = new FoundItems()
+  const item = aContent('t1', 'c1', 'cat', { title: 'Office', summary: 'Old summary', body: '<p>old office</p>' })
+  const first = found.put(item, 1)
+  // The same texts read again (equal strings, not the same ones): prepared texts kept.
+  const reread = found.put({ ...item, tags: [{ id: 'tag_1', name: 'renamed' }], title: `${item.title} `.trimEnd(), body: `${item.body} `.trimEnd() }, 2)
+  assert.is(reread.source, first.source)
+  assert.equal(reread.record.tags, [{ id: 'tag_1', name: 'renamed' }])
+  assert.is(found.get('t1', 'c1', 1), undefined)
+  for (const [revision, change] of [[3, { title: 'New office' }], [4, { summary: 'New office summary' }], [5, { body: '<p>new office</p>' }]] as const) {
+    const changed = { ...item, ...change }
+    const source = found.put(changed, revision).source
+    assert.is.not(source, first.source)
+    assert.equal(fragmentsIn(source.fragments, terms), highlightFragments([changed.summary, stripHtml(changed.body)], terms))
+    assert.is(highlightIn(source.title, terms), highlightIn(found.put({ ...changed, title: changed.title }, revision).source.title, terms))
+  }
+  assert.is(found.size, 1)
+  found.delete('t1', 'c1')
+  assert.is(found.size, 0)
+  assert.is(found.chars, 0)
+})
+
+test('the same id in two tenants is two items', () => {
+  const found = new FoundItems()
+  found.put(aContent('t1', 'c1', 'cat', { title: 'Office of A' }), 1)
+  found.put(aContent('t2', 'c1', 'cat', { title: 'Office of B' }), 1)
+  assert.is(found.get('t1', 'c1', 1)?.record.title, 'Office of A')
+  assert.is(found.get('t2', 'c1', 1)?.record.title, 'Office of B')
+  assert.is(found.size, 2)
+})
+
+test('beyond its size the least recently used items are dropped', () => {
+  const body = `<p>${'word '.repeat(100)}</p>`
+  const item = (id: string) => aContent('t1', id, 'cat', { title: 'T', summary: 'S', body })
+  const cost = 2 * 2 + 4 * body.length + 256
+  const found = new FoundItems(3 * cost)
+  const first = found.put(item('c1'), 1)
+  found.put(item('c2'), 1)
+  found.put(item('c3'), 1)
+  assert.is(found.get('t1', 'c1', 1), first, 'c1 used again: now the most recent')
+  found.put(item('c4'), 1)
+  assert.is(found.size, 3)
+  assert.is(found.chars, 3 * cost)
+  assert.is(found.get('t1', 'c2', 1), undefined, 'c2 was dropped')
+  assert.is(found.get('t1', 'c1', 1), first)
+  // Nothing is kept when nothing fits, and it still answers.
+  const none = new FoundItems(0)
+  assert.is(none.put(item('c1'), 1).record.title, 'T')
+  assert.is(none.size, 0)
+})
+
+test.run()
