@@ -7,11 +7,15 @@ export const FIELD_BOOST = { title: 4, summary: 2, body: 1, tags: 2, custom: 1.5
 /** The indexed fields, in the order `addDocument` takes their text. */
 export const FIELDS = Object.keys(FIELD_BOOST) as (keyof typeof FIELD_BOOST)[]
 
-const BOOSTS = Object.values(FIELD_BOOST)
+/** The boost of each field, in `FIELDS` order. */
+export const BOOSTS = Object.values(FIELD_BOOST)
 // BM25+ as MiniSearch computes it (k1, b, delta).
-const K1 = 1.2
-const B = 0.7
-const DELTA = 0.5
+/** BM25+ k1. */
+export const K1 = 1.2
+/** BM25+ b. */
+export const B = 0.7
+/** BM25+ delta. */
+export const DELTA = 0.5
 
 /*
  * A posting is one uint32: the document number times 256 plus its weight's code. Weights
@@ -26,7 +30,8 @@ export const WEIGHTS = Float64Array.from({ length: 256 }, (_, code) => WEIGHT_BA
 /** Document numbers must stay below this. */
 export const MAX_DOCUMENTS = 2 ** 24
 
-function weightCode(weight: number): number {
+/** The code (0–255) of a posting's weight (see the posting format above). */
+export function weightCode(weight: number): number {
   return Math.max(0, Math.min(255, Math.round(Math.log(weight / WEIGHT_BASE) / WEIGHT_STEP)))
 }
 

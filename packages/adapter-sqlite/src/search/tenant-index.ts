@@ -1,4 +1,4 @@
-import type { CategoryRecord, ContentRecord, ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
+import type { CategoryRecord, ContentRecord, FieldValue, ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
 import { matchesNarrowing, searchComparator, stripHtml } from '@frontdesk/core'
 import type { InvertedIndexData } from './inverted-index.ts'
 import { InvertedIndex } from './inverted-index.ts'
@@ -80,15 +80,9 @@ export class TenantSearchIndex {
   /** Adds or replaces an item. */
   upsert(record: ContentRecord): void {
     this.remove(record.id)
-    const doc = this.#addDoc({
-      id: record.id,
-      category_id: record.category_id,
-      status: record.status,
-      published_at: record.published_at,
-      tags: record.tags.map((tag) => tag.name),
-      fields: record.fields,
-    })
-    this.#index.addDocument(doc, indexedText(record, this.#categories.get(record.category_id)))
+    const tags = record.tags.map((tag) => tag.name)
+    const doc = this.#addDoc({ id: record.id, category_id: record.category_id, status: record.status, published_at: record.published_at, tags, fields: record.fields })
+    this.#index.addDocument(doc, indexedText(record.title, record.summary, record.body, tags, record.fields, this.#categories.get(record.category_id)))
   }
 
   /** Removes an item (no-op when absent). */
@@ -195,15 +189,22 @@ function visibleFrom(doc: SearchDocument): number {
   return Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at
 }
 
-/** The text of an item's searched fields, in `FIELDS` order. */
-function indexedText(record: ContentRecord, category: CategoryRecord | undefined): string[] {
+/** The text of an item's searched fields, in `FIELDS` order: title, summary, body (HTML), tag names, custom-field values. */
+export function indexedText(
+  title: string,
+  summary: string,
+  body: string,
+  tags: readonly string[],
+  fields: Readonly<Record<string, FieldValue>>,
+  category: CategoryRecord | undefined,
+): string[] {
   const custom: string[] = []
   for (const field of category?.fields ?? []) {
     if (field.type !== 'text' && field.type !== 'select') continue
-    const value = Object.hasOwn(record.fields, field.id) ? record.fields[field.id] : undefined
+    const value = Object.hasOwn(fields, field.id) ? fields[field.id] : undefined
     if (typeof value === 'string') custom.push(value)
   }
-  return [record.title, record.summary, stripHtml(record.body), record.tags.map((tag) => tag.name).join('\n'), custom.join('\n')]
+  return [title, summary, stripHtml(body), tags.join('\n'), custom.join('\n')]
 }
 
 /** One buffer of the pieces (the piece itself when there is one: a snapshot's postings are read as one). */

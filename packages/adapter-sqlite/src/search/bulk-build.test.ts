@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CategoryRecord, ContentRecord, TagRecord } from '@frontdesk/core'
+import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openSqliteStore } from '../sqlite-store.ts'
+import type { SqliteStore } from '../sqlite-store.ts'
+import type { BulkBuildOptions } from './bulk-build.ts'
+import { buildTenantIndex } from './bulk-build.ts'
+import type { TenantSnapshot } from './tenant-index.ts'
+import { TenantSearchIndex } from './tenant-index.ts'
+
+interface World {
+  dir: string
+  path: string
+  store: SqliteStore
+  categories: CategoryRecord[]
+}
+
+const test = suite<World>('bulk build')
+
+// A deterministic mix: English words (a long tail), Japanese runs (bigrams), Korean, marks, HTML, tags, custom fields.
+const WORDS = ['lighthouse', 'harbour', 'museum', 'keeper', 'lamp', 'sensor', 'privacy', "don't", 'e-mail', '3.14', 'example.com', 'café', 'ﬁsh', 'ＡＢＣ']
+const RUNS = ['オフィス移転のお知らせ', '夏季休業', 'ｶﾞｲﾄﾞ', '個人情報保護方針', '서울 지사', '葛󠄀飾区', 'カ\u3099ラス']
+
+function corpus(n: number): { tags: TagRecord[]; items: ContentRecord[]; categories: CategoryRecord[] } {
+  let seed = 12345
+  const next = (m: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    return (seed >>> 8) % m
+  }
+  const pick = <T>(list: readonly T[]) => list[next(list.length)] as T
+  const text = (words: number) => Array.from({ length: words }, () => (next(3) === 0 ? pick(RUNS) : next(4) === 0 ? `rare${next(500)}` : pick(WORDS))).join(' ')
+  const categories = [
+    aCategory('t1', 'news', { fields: [{ id: 'f_area', name: 'area', type: 'select', options: ['東京', 'Osaka'], required: false }, { id: 'f_note', name: 'note', type: 'text', required: false }, { id: 'f_n', name: 'n', type: 'number', required: false }] }),
+    aCategory('t1', 'blog'),
+  ]
+  const tags = Array.from({ length: 8 }, (_, i) => aTag('t1', `tag_${i}`, i % 2 === 0 ? `tag ${text(1)} ${i}` : `お知らせ${i}`))
+  const items = Array.from({ length: n }, (_, i) => {
+    const news = next(2) === 0
+    const itemTags = tags.filter(() => next(4) === 0)
+    return aContent('t1', `c${(i * 7919) % 100_003}`, news ? 'news' : 'blog', {
+      title: text(1 + next(4)),
+      summary: next(3) === 0 ? '' : text(next(12)),
+      body: `<p>${text(next(80))}</p><ul><li>${text(next(5))}</li></ul>&amp; ${text(next(10))}`,
+      status: next(6) === 0 ? 'draft' : 'published',
+      published_at: next(8) === 0 ? null : `2025-0${1 + next(9)}-01T00:00:00.000Z`,
+      tags: itemTags.map(({ id, name }) => ({ id, name })),
+      fields: news ? { f_area: pick(['東京', 'Osaka']), ...(next(2) === 0 ? { f_note: text(3) } : {}), f_n: next(100) / 7 } : {},
+    })
+  })
+  return { tags, items, categories }
+}
+
+test.before.each(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'frontdesk-bulk-'))
+  ctx.path = join(ctx.dir, 'db.sqlite')
+  ctx.store = openSqliteStore({ path: ctx.path })
+  await ctx.store.createTenant(aTenant('t1'))
+  await ctx.store.createTenant(aTenant('t2'))
+  const { tags, items, categories } = corpus(400)
+  ctx.categories = categories
+  await ctx.store.transaction(async (tx) => {
+    for (const category of categories) await tx.putCategory(category)
+    for (const tag of tags) await tx.putTag(tag)
+    for (const item of items) await tx.putContent(item)
+    // Another tenant's items are never read.
+    await tx.putCategory(aCategory('t2', 'news'))
+    for (let i = 0; i < 30; i++) await tx.putContent(aContent('t2', `c${i}`, 'news', { title: 'lighthouse elsewhere' }))
+  })
+})
+
+test.after.each(async (ctx) => {
+  await ctx.store.close()
+  rmSync(ctx.dir, { recursive: true, force: true })
+})
+
+/** The index as the build used to make it: every record of the store, upserted one by one in id order. */
+async function oneByOne(ctx: World): Promise<TenantSearchIndex> {
+  const index = new TenantSearchIndex(ctx.categories)
+  const records = await ctx.store.listContents('t1', { visibility: { kind: 'all' }, sort: { key: 'id', direction: 'asc' }, limit: 10_000 })
+  for (const record of records) index.upsert(record)
+  return index
+}
+
+function plain(snapshot: TenantSnapshot) {
+  const { postings, ...rest } = snapshot
+  return { ...rest, postings: postings.flatMap((piece) => Array.from(piece)) }
+}
+
+const cases: [name: string, options: BulkBuildOptions, usePath: boolean][] = [
+  ['in this thread, pages of 7', { pageSize: 7, workers: 0, parallelFrom: 0 }, true],
+  ['two workers', { pageSize: 50, workers: 2, parallelFrom: 0 }, true],
+  ['three workers, pages of 13', { pageSize: 13, workers: 3, parallelFrom: 0 }, true],
+  ['no database file: in this thread', { pageSize: 500, workers: 2, parallelFrom: 0 }, false],
+]
+
+for (const [name, options, usePath] of cases) {
+  test(`${name}: the same index as upserting every item in id order`, async (ctx) => {
+    const expected = plain((await oneByOne(ctx)).toSnapshot())
+    const built = await buildTenantIndex(ctx.store.db, usePath ? ctx.path : null, 't1', ctx.categories, options)
+    assert.is(built.size, 400)
+    const actual = plain(built.toSnapshot())
+    assert.equal(actual.docs, expected.docs)
+    assert.equal(actual.index, expected.index)
+    assert.ok(actual.postings.length === expected.postings.length && actual.postings.every((p, i) => p === expected.postings[i]), 'same postings')
+  })
+}
+
+test('a tenant without items builds an empty index, with or without workers', async (ctx) => {
+  for (const workers of [0, 2]) {
+    const built = await buildTenantIndex(ctx.store.db, ctx.path, 'nobody', [], { pageSize: 10, workers, parallelFrom: 0 })
+    assert.is(built.size, 0)
+  }
+})
+
+test('workers that cannot read the file leave the build to this thread', async (ctx) => {
+  const expected = plain((await oneByOne(ctx)).toSnapshot())
+  const built = await buildTenantIndex(ctx.store.db, join(ctx.dir, 'missing.sqlite'), 't1', ctx.categories, { pageSize: 50, workers: 2, parallelFrom: 0 })
+  assert.equal(plain(built.toSnapshot()).index, expected.index)
+})
+
+test.run()

@@ -1,0 +1,251 @@
+import type { CategoryRecord, SearchDocument } from '@frontdesk/core'
+import { forEachIndexTerm } from '@frontdesk/core'
+import type { SourceItem } from './build-source.ts'
+import { B, BOOSTS, DELTA, FIELDS, K1, MAX_DOCUMENTS, weightCode } from './inverted-index.ts'
+import { indexedText } from './tenant-index.ts'
+
+/** Postings of one range of items, ready to be joined with the ranges before and after it (see `RangeIndexer.finish`). */
+export interface RangePostings {
+  /** The range's terms, in the order they first occur in it. */
+  terms: string[]
+  /** By term: 1 for a CJK term, 0 for a word. */
+  cjk: Uint8Array<ArrayBuffer>
+  /** By term: its number of postings in this range. */
+  used: Int32Array<ArrayBuffer>
+  /** Every term's postings, in term order, documents numbered from the range's offset. */
+  postings: Uint32Array<ArrayBuffer>
+  docs: SearchDocument[]
+}
+
+/**
+ * Indexes a range of a tenant's items (consecutive in id order) for a bulk build, in two steps
+ * so that several ranges can be analysed at once (in worker threads) and still give exactly
+ * the postings `InvertedIndex.addDocument` gives when the items are added one after the other:
+ *
+ * 1. `add` analyses each item and keeps, per field, its length and its distinct terms with their
+ *    frequencies (numbers in a growing buffer, terms numbered in the order they first occur).
+ * 2. `finish` turns them into weighted postings once the field lengths of every item before the
+ *    range are known: a posting's BM25+ weight depends on the average field lengths over the
+ *    items indexed so far, computed here with the same operations in the same order.
+ *
+ * Terms numbered in first-occurrence order per range and then joined range after range are
+ * numbered as one sequential build numbers them, so the joined index is the same one.
+ */
+export class RangeIndexer {
+  readonly #categories: Map<string, CategoryRecord>
+  readonly #ids = new Map<string, number>()
+  readonly #terms: string[] = []
+  #cjk: Uint8Array<ArrayBuffer> = new Uint8Array(1024)
+  /** By term: documents holding it (its postings), and the last document counted. */
+  #df: Int32Array<ArrayBuffer> = new Int32Array(1024)
+  #lastDoc = new Int32Array(1024).fill(-1)
+  /** Scratch of `add`, by term: frequency in the current field. */
+  #tf = new Int32Array(1024)
+  // CJK bigram → term id by number, as `InvertedIndex` looks them up (see `#pairId`).
+  #pairKeys = new Int32Array(1 << 12)
+  #pairIds = new Int32Array(1 << 12)
+  #pairShift = 32 - 12
+  #pairCount = 0
+  /** Term ids of the field being analysed. */
+  #fieldTerms = new Int32Array(4096)
+  #fieldLength = 0
+  /**
+   * Per document: the five field lengths, then per field the number of its distinct terms and
+   * that many (term, frequency) pairs.
+   */
+  #data = new Int32Array(1 << 16)
+  #dataLength = 0
+  readonly #docs: SearchDocument[] = []
+  readonly #fieldTotals = new Float64Array(FIELDS.length)
+  readonly #termSink = (term: string, cjk: boolean): void => {
+    if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+    this.#fieldTerms[this.#fieldLength++] = this.#termId(term, cjk)
+  }
+  readonly #pairSink = (first: number, second: number): void => {
+    if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+    this.#fieldTerms[this.#fieldLength++] = this.#pairId(first, second)
+  }
+
+  /** An indexer for items of these categories (their text and select fields are indexed). */
+  constructor(categories: readonly CategoryRecord[]) {
+    this.#categories = new Map(categories.map((category) => [category.id, category]))
+  }
+
+  /** Number of items added. */
+  get size(): number {
+    return this.#docs.length
+  }
+
+  /** Sum of each field's length over the items added (what the next range's `finish` starts from). */
+  get fieldTotals(): number[] {
+    return Array.from(this.#fieldTotals)
+  }
+
+  /** Analyses the next item (in id order). */
+  add(item: SourceItem): void {
+    const { doc } = item
+    const number = this.#docs.length
+    this.#docs.push(doc)
+    const texts = indexedText(item.title, item.summary, item.body, doc.tags, doc.fields, this.#categories.get(doc.category_id))
+    this.#reserve(FIELDS.length)
+    const lengths = this.#dataLength
+    this.#dataLength += FIELDS.length
+    for (let f = 0; f < FIELDS.length; f++) {
+      this.#fieldLength = 0
+      forEachIndexTerm(texts[f] ?? '', this.#termSink, this.#pairSink)
+      const length = this.#fieldLength
+      this.#data[lengths + f] = length
+      this.#fieldTotals[f] = (this.#fieldTotals[f] ?? 0) + length
+      const ids = this.#fieldTerms
+      const tf = this.#tf
+      for (let i = 0; i < length; i++) {
+        const id = ids[i] ?? 0
+        tf[id] = (tf[id] ?? 0) + 1
+      }
+      this.#reserve(1 + 2 * length)
+      const data = this.#data
+      const lastDoc = this.#lastDoc
+      const df = this.#df
+      const countAt = this.#dataLength
+      let at = countAt + 1
+      for (let i = 0; i < length; i++) {
+        const id = ids[i] ?? 0
+        const n = tf[id] ?? 0
+        if (n === 0) continue
+        tf[id] = 0
+        data[at++] = id
+        data[at++] = n
+        if (lastDoc[id] !== number) {
+          lastDoc[id] = number
+          df[id] = (df[id] ?? 0) + 1
+        }
+      }
+      data[countAt] = (at - countAt - 1) / 2
+      this.#dataLength = at
+    }
+  }
+
+  /**
+   * The range's postings, its first document numbered `docOffset`, given the sum of each
+   * field's length over the documents before it (`totalsBefore`). Call once, after the last `add`.
+   */
+  finish(docOffset: number, totalsBefore: readonly number[]): RangePostings {
+    if (docOffset + this.#docs.length > MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
+    const count = this.#terms.length
+    const used = this.#df.slice(0, count)
+    const starts = new Int32Array(count)
+    let total = 0
+    for (let id = 0; id < count; id++) {
+      starts[id] = total
+      total += used[id] ?? 0
+    }
+    const postings = new Uint32Array(total)
+    const weight = new Float64Array(count)
+    const docTerms = new Int32Array(count)
+    const totals = Float64Array.from(FIELDS, (_, f) => totalsBefore[f] ?? 0)
+    const data = this.#data
+    let at = 0
+    for (let d = 0; d < this.#docs.length; d++) {
+      const doc = docOffset + d
+      const fieldDocs = doc + 1
+      const lengths = at
+      at += FIELDS.length
+      let inDoc = 0
+      // As `InvertedIndex.addDocument`: the same operations in the same order, so the same weights.
+      for (let f = 0; f < FIELDS.length; f++) {
+        const length = data[lengths + f] ?? 0
+        const fieldTotal = (totals[f] ?? 0) + length
+        totals[f] = fieldTotal
+        const pairs = data[at++] ?? 0
+        if (length === 0) continue
+        const norm = K1 * (1 - B + (B * length) / Math.max(1, fieldTotal / fieldDocs))
+        const boost = BOOSTS[f] ?? 1
+        for (let p = 0; p < pairs; p++) {
+          const id = data[at++] ?? 0
+          const n = data[at++] ?? 0
+          if (weight[id] === 0) docTerms[inDoc++] = id
+          weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
+        }
+      }
+      for (let i = 0; i < inDoc; i++) {
+        const id = docTerms[i] ?? 0
+        const slot = starts[id] ?? 0
+        postings[slot] = doc * 256 + weightCode(weight[id] ?? 0)
+        starts[id] = slot + 1
+        weight[id] = 0
+      }
+    }
+    return { terms: this.#terms, cjk: this.#cjk.slice(0, count), used, postings, docs: this.#docs }
+  }
+
+  #reserve(more: number): void {
+    if (this.#dataLength + more <= this.#data.length) return
+    const bigger = new Int32Array(Math.max(this.#data.length * 2, this.#dataLength + more))
+    bigger.set(this.#data.subarray(0, this.#dataLength))
+    this.#data = bigger
+  }
+
+  #termId(term: string, cjk: boolean): number {
+    let id = this.#ids.get(term)
+    if (id !== undefined) return id
+    id = this.#terms.length
+    this.#terms.push(term)
+    this.#ids.set(term, id)
+    if (id >= this.#df.length) {
+      this.#cjk = grownBytes(this.#cjk)
+      this.#df = grownInt(this.#df)
+      this.#tf = grownInt(this.#tf)
+      const lastDoc = new Int32Array(this.#lastDoc.length * 2).fill(-1)
+      lastDoc.set(this.#lastDoc)
+      this.#lastDoc = lastDoc
+    }
+    this.#cjk[id] = cjk ? 1 : 0
+    return id
+  }
+
+  /** As `InvertedIndex`'s: a CJK bigram's term id by its two code units, without making a string. */
+  #pairId(first: number, second: number): number {
+    const key = (first << 16) | second
+    const keys = this.#pairKeys
+    const mask = keys.length - 1
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.#pairShift; ; slot = (slot + 1) & mask) {
+      const found = keys[slot] ?? 0
+      if (found === key) return this.#pairIds[slot] ?? 0
+      if (found !== 0) continue
+      const id = this.#termId(String.fromCharCode(first, second), true)
+      keys[slot] = key
+      this.#pairIds[slot] = id
+      if (++this.#pairCount * 2 > keys.length) this.#growPairs()
+      return id
+    }
+  }
+
+  #growPairs(): void {
+    const keys = this.#pairKeys
+    const ids = this.#pairIds
+    this.#pairKeys = new Int32Array(keys.length * 2)
+    this.#pairIds = new Int32Array(keys.length * 2)
+    this.#pairShift--
+    const mask = this.#pairKeys.length - 1
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] ?? 0
+      if (key === 0) continue
+      let slot = Math.imul(key, 0x9e3779b1) >>> this.#pairShift
+      while (this.#pairKeys[slot] !== 0) slot = (slot + 1) & mask
+      this.#pairKeys[slot] = key
+      this.#pairIds[slot] = ids[i] ?? 0
+    }
+  }
+}
+
+function grownInt(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2)
+  bigger.set(array)
+  return bigger
+}
+
+function grownBytes(array: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const bigger = new Uint8Array(array.length * 2)
+  bigger.set(array)
+  return bigger
+}
