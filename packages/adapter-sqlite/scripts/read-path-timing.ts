@@ -119,3 +119,5 @@ if (explain) {
   }
 }
 await store.close()
+const status = (await import('node:fs')).readFileSync('/proc/self/status', 'utf8')
+console.log(status.split('\n').filter((line) => /^(VmRSS|RssAnon|RssFile)/.test(line)).join('  ').replace(/\s+/g, ' '))
