@@ -142,7 +142,8 @@ type Sink = (term: string, start: number, end: number, cjk: boolean, headEnd: nu
 /** Feeds the terms of normalised text to `sink`, in order (those starting before `to`, scanning from `pieces.lastIndex`). */
 function analyze(text: string, sink: Sink, pairSink?: PairSink, to = text.length, pieces = new RegExp(PIECES)): void {
   // Hint: `exec` with numbered groups; `matchAll` and `groups` allocate per match (indexing runs this over every item).
-  for (let match = pieces.exec(text); match !== null && match.index < to; match = pieces.exec(text)) {
+  // Hint: no search past `to` once a term reaches it (it would find, and drop, the next stretch's first term).
+  for (let match = pieces.exec(text); match !== null && match.index < to; match = pieces.lastIndex < to ? pieces.exec(text) : null) {
     const start = match.index
     const [, cjk, complex, word] = match
     if (cjk !== undefined) emitCjkRun(cjk, start, sink, pairSink)

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { aContent } from '../testing/fixtures.ts'
@@ -69,6 +70,47 @@ test('beyond its size the least recently used items are dropped', () => {
   const none = new FoundItems(0)
   assert.is(none.put(item('c1'), 1).record.title, 'T')
   assert.is(none.size, 0)
+})
+
+test('it keeps what a plain least-recently-used list of the same size keeps', () => {
+  const op = fc.record({ kind: fc.constantFrom('put', 'put', 'get', 'delete'), tenant: fc.constantFrom('t1', 't2'), id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), size: fc.integer({ min: 0, max: 40 }), revision: fc.integer({ min: 1, max: 2 }) })
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 60 }), fc.integer({ min: 0, max: 3000 }), (ops, max) => {
+      const found = new FoundItems(max)
+      // The model: a Map in order of use (a hit is deleted and set again), oldest dropped first.
+      const model = new Map<string, { revision: number; cost: number; title: string }>()
+      for (const { kind, tenant, id, size, revision } of ops) {
+        const key = `${tenant}/${id}`
+        if (kind === 'put') {
+          const item = aContent(tenant, id, 'cat', { title: `${key}@${revision}`, summary: '', body: 'x'.repeat(size * 10) })
+          const cost = 2 * item.title.length + 4 * item.body.length + 256
+          model.delete(key)
+          if (cost <= max) model.set(key, { revision, cost, title: item.title })
+          let chars = [...model.values()].reduce((sum, entry) => sum + entry.cost, 0)
+          for (const [oldest, entry] of model) {
+            if (chars <= max) break
+            model.delete(oldest)
+            chars -= entry.cost
+          }
+          assert.is(found.put(item, revision).record, item)
+        } else if (kind === 'get') {
+          const entry = model.get(key)
+          const hit = entry !== undefined && entry.revision === revision
+          if (hit) {
+            model.delete(key)
+            model.set(key, entry)
+          }
+          assert.is(found.get(tenant, id, revision)?.record.title, hit ? entry.title : undefined)
+        } else {
+          model.delete(key)
+          found.delete(tenant, id)
+        }
+        assert.is(found.size, model.size)
+        assert.is(found.chars, [...model.values()].reduce((sum, entry) => sum + entry.cost, 0))
+      }
+    }),
+    { numRuns: 500 },
+  )
 })
 
 test.run()

@@ -80,17 +80,7 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
   const spans: Span[] = []
   for (const term of terms) {
     if (term.kind === 'word') {
-      // Words repeat in a text: decide each distinct one once.
-      const decided = new Map<string, boolean>()
-      for (const token of tokens) {
-        if (token.cjk) continue
-        let matches = decided.get(token.term)
-        if (matches === undefined) {
-          matches = wordMatches(term, token.term)
-          decided.set(token.term, matches)
-        }
-        if (matches) spans.push({ start: token.start, end: token.end })
-      }
+      for (const token of tokens) if (!token.cjk && wordMatches(term, token.term)) spans.push({ start: token.start, end: token.end })
     } else spans.push(...cjkSpans(tokens, term))
   }
   return mergeSpans(spans)
@@ -106,12 +96,15 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
  */
 function tokensAround(normalized: string, terms: readonly QueryTerm[]): Token[] {
   const starts: number[] = []
+  let needles = 0
   for (const term of terms) {
     for (const needle of needlesOf(term).around) {
+      needles++
       for (let at = normalized.indexOf(needle); at >= 0; at = normalized.indexOf(needle, at + 1)) starts.push(at)
     }
   }
-  starts.sort((a, b) => a - b)
+  // Hint: one needle's places are found in order already.
+  if (needles > 1) starts.sort((a, b) => a - b)
   const tokens: Token[] = []
   let done = 0
   for (const at of starts) {
