@@ -52,7 +52,7 @@ function referenceSpans(text: string, terms: readonly QueryTerm[]): Span[] {
 // Pieces that exercise every kind of term and break: words with inner punctuation, digits,
 // CJK runs (with marks), a script the segmenter splits, breaks and non-breaks of both kinds.
 const PARTS = [
-  'office', 'offices', 'ofice', 'Office', 'moving', "don't", 'e-mail', 'example.com', '3.14', '1,000', 'a:b', 'x_y',
+  'office', 'offices', 'ofice', 'Office', 'moving', "don't", 'e-mail', 'example.com', '3.14', '1,000', 'a:b', 'x_y', '_', '__x', 'x2',
   '東京', '京都', '東京都庁', 'オフィス', '移転', 'お知らせ', '葛\u{e0100}', 'の', 'ー', 'ภาษาไทย',
   ' ', '  ', '\n', '.', ',', ':', "'", '-', '/', '(', ')', '!', '?', '。', '、', '「', '」', '・', '\u00ad', '\u200b', 'é', 'e\u0301',
 ]

@@ -109,14 +109,31 @@ function tokensAround(normalized: string, terms: readonly QueryTerm[]): Token[] 
   let done = 0
   for (const at of starts) {
     if (at < done) continue
+    // The stretch around `at`, and whether it is only ASCII letters, digits and `_` (lower case here).
+    let plain = true
     let from = at
-    while (from > done && !isTermBreak(normalized.charCodeAt(from - 1))) from--
-    let to = at + 1
-    while (to < normalized.length && !isTermBreak(normalized.charCodeAt(to))) to++
-    tokenizeStretch(normalized, from, to, tokens)
+    for (; from > done; from--) {
+      const code = normalized.charCodeAt(from - 1)
+      if (isTermBreak(code)) break
+      plain &&= isPlainWordChar(code)
+    }
+    let to = at
+    for (; to < normalized.length; to++) {
+      const code = normalized.charCodeAt(to)
+      if (isTermBreak(code)) break
+      plain &&= isPlainWordChar(code)
+    }
+    // Hint: a plain stretch is one word (as the analyzer's expression reads it), or nothing when it is all `_`.
+    if (!plain) tokenizeStretch(normalized, from, to, tokens)
+    else if (/[^_]/.test(normalized.slice(from, to))) tokens.push({ term: normalized.slice(from, to), start: from, end: to, cjk: false, headEnd: to })
     done = to
   }
   return tokens
+}
+
+/** `a`-`z`, `0`-`9` and `_`. */
+function isPlainWordChar(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
 }
 
 /** Substrings of normalised text that matches of a term contain (see `needlesOf`). */
