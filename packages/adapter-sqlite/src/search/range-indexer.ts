@@ -1,8 +1,10 @@
 import type { CategoryRecord, SearchDocument } from '@frontdesk/core'
-import { forEachIndexTerm } from '@frontdesk/core'
 import type { SourceItem } from './build-source.ts'
+import { forEachBuildTerm } from './build-terms.ts'
 import { B, BOOSTS, DELTA, FIELDS, K1, MAX_DOCUMENTS, weightCode } from './inverted-index.ts'
 import { indexedText } from './tenant-index.ts'
+
+const MAX_TERMS = 2 ** 25
 
 /** Postings of one range of items, ready to be joined with the ranges before and after it (see `RangeIndexer.finish`). */
 export interface RangePostings {
@@ -51,9 +53,10 @@ export class RangeIndexer {
   #fieldLength = 0
   /**
    * Per document: the five field lengths, then per field the number of its distinct terms and
-   * that many (term, frequency) pairs.
+   * that many (term, frequency) pairs, each one number `term * 128 + frequency` when the
+   * frequency is below 128 (almost always), else `term * 128` followed by the frequency.
    */
-  #data = new Int32Array(1 << 16)
+  #data = new Uint32Array(1 << 16)
   #dataLength = 0
   readonly #docs: SearchDocument[] = []
   readonly #fieldTotals = new Float64Array(FIELDS.length)
@@ -92,7 +95,7 @@ export class RangeIndexer {
     this.#dataLength += FIELDS.length
     for (let f = 0; f < FIELDS.length; f++) {
       this.#fieldLength = 0
-      forEachIndexTerm(texts[f] ?? '', this.#termSink, this.#pairSink)
+      forEachBuildTerm(texts[f] ?? '', this.#termSink, this.#pairSink)
       const length = this.#fieldLength
       this.#data[lengths + f] = length
       this.#fieldTotals[f] = (this.#fieldTotals[f] ?? 0) + length
@@ -108,19 +111,24 @@ export class RangeIndexer {
       const df = this.#df
       const countAt = this.#dataLength
       let at = countAt + 1
+      let pairs = 0
       for (let i = 0; i < length; i++) {
         const id = ids[i] ?? 0
         const n = tf[id] ?? 0
         if (n === 0) continue
         tf[id] = 0
-        data[at++] = id
-        data[at++] = n
+        pairs++
+        if (n < 128) data[at++] = id * 128 + n
+        else {
+          data[at++] = id * 128
+          data[at++] = n
+        }
         if (lastDoc[id] !== number) {
           lastDoc[id] = number
           df[id] = (df[id] ?? 0) + 1
         }
       }
-      data[countAt] = (at - countAt - 1) / 2
+      data[countAt] = pairs
       this.#dataLength = at
     }
   }
@@ -161,8 +169,9 @@ export class RangeIndexer {
         const norm = K1 * (1 - B + (B * length) / Math.max(1, fieldTotal / fieldDocs))
         const boost = BOOSTS[f] ?? 1
         for (let p = 0; p < pairs; p++) {
-          const id = data[at++] ?? 0
-          const n = data[at++] ?? 0
+          const packed = data[at++] ?? 0
+          const id = packed >>> 7
+          const n = (packed & 127) === 0 ? (data[at++] ?? 0) : packed & 127
           if (weight[id] === 0) docTerms[inDoc++] = id
           weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
         }
@@ -180,7 +189,7 @@ export class RangeIndexer {
 
   #reserve(more: number): void {
     if (this.#dataLength + more <= this.#data.length) return
-    const bigger = new Int32Array(Math.max(this.#data.length * 2, this.#dataLength + more))
+    const bigger = new Uint32Array(Math.max(this.#data.length * 2, this.#dataLength + more))
     bigger.set(this.#data.subarray(0, this.#dataLength))
     this.#data = bigger
   }
@@ -189,6 +198,8 @@ export class RangeIndexer {
     let id = this.#ids.get(term)
     if (id !== undefined) return id
     id = this.#terms.length
+    // Hint: a term id times 128 must fit the 32 bits of `#data` (2^25 distinct terms: far beyond any real vocabulary).
+    if (id >= MAX_TERMS) throw new Error(`A range of a search index build holds at most ${MAX_TERMS} distinct terms`)
     this.#terms.push(term)
     this.#ids.set(term, id)
     if (id >= this.#df.length) {
