@@ -51,6 +51,8 @@ function corpus(n: number): { tags: TagRecord[]; items: ContentRecord[]; categor
       fields: news ? { f_area: pick(['東京', 'Osaka']), ...(next(2) === 0 ? { f_note: text(3) } : {}), f_n: next(100) / 7 } : {},
     })
   })
+  // A word 300 times (a frequency beyond the packed form's 127) and a long Japanese run.
+  items.push(aContent('t1', 'c_many', 'blog', { body: `<p>${'lighthouse '.repeat(300)}${'移転'.repeat(200)}</p>` }))
   return { tags, items, categories }
 }
 
@@ -101,7 +103,7 @@ for (const [name, options, usePath] of cases) {
   test(`${name}: the same index as upserting every item in id order`, async (ctx) => {
     const expected = plain((await oneByOne(ctx)).toSnapshot())
     const built = await buildTenantIndex(ctx.store.db, usePath ? ctx.path : null, 't1', ctx.categories, options)
-    assert.is(built.size, 400)
+    assert.is(built.size, 401)
     const actual = plain(built.toSnapshot())
     assert.equal(actual.docs, expected.docs)
     assert.equal(actual.index, expected.index)
