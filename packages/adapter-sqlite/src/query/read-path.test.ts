@@ -144,6 +144,22 @@ test("an item's tag links and field values follow its updates: category moves, r
   await cleanup()
 })
 
+test('field values read back with their keys in the order SQLite sorts field ids (code points, not UTF-16 units)', async () => {
+  const { store, cleanup } = openTempStore()
+  await store.createTenant(aTenant(T))
+  const fields = { 'fld_\u{1F600}': 1, fld_b: 'b', 'fld_\uFF5E': true, fld_a: 0.1 }
+  await store.transaction(async (tx) => {
+    await tx.putCategory(aCategory(T, 'cat_1'))
+    await tx.putContent(aContent(T, 'cnt_1', 'cat_1', { fields }))
+  })
+  const sorted = store.db.prepare("SELECT field_id FROM content_fields WHERE content_id = 'cnt_1' ORDER BY field_id").pluck().all()
+  assert.equal(sorted, ['fld_a', 'fld_b', 'fld_\uFF5E', 'fld_\u{1F600}'])
+  const item = await store.getContent(T, 'cnt_1')
+  assert.equal(Object.keys(item?.fields ?? {}), sorted)
+  assert.equal(item?.fields, fields)
+  await cleanup()
+})
+
 test('a key read before it was disabled or deleted by another process is refused on the next read', async () => {
   const { store, path, cleanup } = openTempStore()
   await store.createTenant(aTenant(T))

@@ -1,0 +1,33 @@
+/**
+ * Times the store part of an import: the benchmark's records (generated first) imported with
+ * `importRecords` into a new database, `--rounds` times, each into a fresh file; prints wall and
+ * CPU time of each import alone. `node --conditions=source --import tsx packages/adapter-sqlite/scripts/import-timing.ts [ITEMS] [ROUNDS]`
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ImportItem } from '@frontdesk/core'
+import { createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
+import { Dataset } from '../../../bench/dataset.ts'
+import { openSqliteStore } from '../src/sqlite-store.ts'
+
+const items = Number(process.argv[2] ?? '20000')
+const rounds = Number(process.argv[3] ?? '3')
+const records: ImportItem[] = [...new Dataset(items).records()]
+for (let round = 0; round < rounds; round++) {
+  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-import-timing-'))
+  try {
+    const store = openSqliteStore({ path: join(dir, 'import.db') })
+    const frontdesk = createFrontdesk({ store })
+    await createTenant(frontdesk.context, { code: 'bench', name: 'Benchmark' })
+    const cpu = process.cpuUsage()
+    const started = performance.now()
+    await importRecords(frontdesk.context, { tenantCode: 'bench', records })
+    const seconds = (performance.now() - started) / 1000
+    const used = process.cpuUsage(cpu)
+    console.log(`import ${items}: ${seconds.toFixed(2)} s = ${Math.round(items / seconds)} items/s; CPU ${(used.user / 1e6).toFixed(2)} user + ${(used.system / 1e6).toFixed(2)} system = ${Math.round(items / ((used.user + used.system) / 1e6))} items per CPU second`)
+    await store.close()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
