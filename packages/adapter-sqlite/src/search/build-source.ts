@@ -35,43 +35,45 @@ type TagRow = [content_id: string, name: string]
 type FieldRow = [content_id: string, field_id: string, value_text: string | null, value_number: number | null, value_boolean: number | null]
 
 /**
- * Reads the items of `range` page by page (each page in one read transaction), as the search
- * documents `TenantSearchIndex.upsert` makes of the store's records (tags by name in their
- * order, field values keyed by field id in id order). Every page reflects a committed state at
- * least as new as any `change_log` row read before the first page; later changes are in the
- * log and are applied after the build.
+ * Reads the items of `range` page by page, as the search documents `TenantSearchIndex.upsert`
+ * makes of the store's records (tags by name in their order, field values keyed by field id
+ * in id order). Every statement reads a committed state at least as new as any `change_log`
+ * row read before the first page; a change committed between two statements is in the log
+ * after that row and is applied after the build (as the store's own reads, no explicit read
+ * transaction: one left open by a failing `ROLLBACK` would hide every later commit from the
+ * shared reader connection).
  */
 export function* readSourcePages(db: Database, range: SourceRange, pageSize = 500): Generator<SourceItem[]> {
   const items = db.prepare(ITEMS).raw(true) as Statement<unknown[], ItemRow>
   const tags = db.prepare(TAGS).raw(true) as Statement<unknown[], TagRow>
   const fields = db.prepare(FIELDS).raw(true) as Statement<unknown[], FieldRow>
-  const readPage = db.transaction((after: string) => {
+  let after = ''
+  for (;;) {
     const rows = items.all(range.tenantId, range.from, range.to, range.to, after, pageSize)
     const first = rows[0]?.[0]
     const last = rows[rows.length - 1]?.[0]
-    if (first === undefined || last === undefined) return { rows, tagRows: [], fieldRows: [] }
-    return { rows, tagRows: tags.all(range.tenantId, first, last), fieldRows: fields.all(range.tenantId, first, last) }
-  })
-  let after = ''
-  for (;;) {
-    const { rows, tagRows, fieldRows } = readPage(after)
-    const page: SourceItem[] = []
-    let t = 0
-    let f = 0
-    for (const [id, category_id, status, published_at, title, summary, body] of rows) {
-      // Hint: read in one transaction, the links of the page belong to its rows (foreign keys) and come in the same order.
-      const names: string[] = []
-      for (let row = tagRows[t]; row !== undefined && row[0] === id; row = tagRows[++t]) names.push(row[1])
-      const values: Record<string, FieldValue> = {}
-      for (let row = fieldRows[f]; row !== undefined && row[0] === id; row = fieldRows[++f]) {
-        // As the store reads a value: the column of its type.
-        values[row[1]] = row[2] ?? row[3] ?? (row[4] === null ? '' : row[4] !== 0)
+    // Links grouped by item id: rows and links are read by separate statements (see above), so they need not pair up.
+    const tagsOf = new Map<string, string[]>()
+    const valuesOf = new Map<string, Record<string, FieldValue>>()
+    if (first !== undefined && last !== undefined) {
+      for (const [id, name] of tags.all(range.tenantId, first, last)) {
+        const names = tagsOf.get(id)
+        if (names === undefined) tagsOf.set(id, [name])
+        else names.push(name)
       }
-      page.push({ doc: { id, category_id, status, published_at, tags: names, fields: values }, title, summary, body })
+      for (const [id, field, text, number, boolean] of fields.all(range.tenantId, first, last)) {
+        let values = valuesOf.get(id)
+        if (values === undefined) valuesOf.set(id, (values = {}))
+        // As the store reads a value: the column of its type.
+        values[field] = text ?? number ?? (boolean === null ? '' : boolean !== 0)
+      }
+    }
+    const page: SourceItem[] = []
+    for (const [id, category_id, status, published_at, title, summary, body] of rows) {
+      page.push({ doc: { id, category_id, status, published_at, tags: tagsOf.get(id) ?? [], fields: valuesOf.get(id) ?? {} }, title, summary, body })
     }
     if (page.length > 0) yield page
-    const last = rows[rows.length - 1]
     if (rows.length < pageSize || last === undefined) return
-    after = last[0]
+    after = last
   }
 }

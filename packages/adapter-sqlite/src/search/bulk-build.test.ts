@@ -5,6 +5,7 @@ import type { CategoryRecord, ContentRecord, TagRecord } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { SqliteFaults } from '../faults/sqlite-faults.ts'
 import { openSqliteStore } from '../sqlite-store.ts'
 import type { SqliteStore } from '../sqlite-store.ts'
 import type { BulkBuildOptions } from './bulk-build.ts'
@@ -122,6 +123,26 @@ test('workers that cannot read the file leave the build to this thread', async (
   const expected = plain((await oneByOne(ctx)).toSnapshot())
   const built = await buildTenantIndex(ctx.store.db, join(ctx.dir, 'missing.sqlite'), 't1', ctx.categories, { pageSize: 50, workers: 2, parallelFrom: 0 })
   assert.equal(plain(built.toSnapshot()).index, expected.index)
+})
+
+test('a storage fault during the build fails it cleanly: the shared reader is left in no transaction, the next build succeeds', async (ctx) => {
+  const faults = SqliteFaults.install(ctx.path)
+  try {
+    for (let skip = 0; skip < 8; skip++) {
+      faults.failNext('SQLITE_IOERR', Number.POSITIVE_INFINITY, { skip })
+      try {
+        await buildTenantIndex(ctx.store.db, null, 't1', ctx.categories, { pageSize: 50, workers: 0, parallelFrom: 0 })
+      } catch {
+        // expected while faults are armed
+      } finally {
+        faults.clear()
+      }
+      assert.not.ok(ctx.store.db.inTransaction, `after a fault past ${skip} statements`)
+    }
+  } finally {
+    faults.uninstall()
+  }
+  assert.is((await buildTenantIndex(ctx.store.db, null, 't1', ctx.categories, { pageSize: 50, workers: 0, parallelFrom: 0 })).size, 401)
 })
 
 test.run()
