@@ -9,7 +9,9 @@ import { SqliteFaults } from '../faults/sqlite-faults.ts'
 import { openSqliteStore } from '../sqlite-store.ts'
 import type { SqliteStore } from '../sqlite-store.ts'
 import type { BulkBuildOptions } from './bulk-build.ts'
+import { readSourcePages } from './build-source.ts'
 import { buildTenantIndex } from './bulk-build.ts'
+import { RangeIndexer } from './range-indexer.ts'
 import type { TenantSnapshot } from './tenant-index.ts'
 import { TenantSearchIndex } from './tenant-index.ts'
 
@@ -111,6 +113,17 @@ for (const [name, options, usePath] of cases) {
     assert.ok(actual.postings.length === expected.postings.length && actual.postings.every((p, i) => p === expected.postings[i]), 'same postings')
   })
 }
+
+test('per-document lists split over many chunks give the same postings', (ctx) => {
+  const run = (chunkSize?: number) => {
+    const indexer = new RangeIndexer(ctx.categories, chunkSize)
+    for (const page of readSourcePages(ctx.store.db, { tenantId: 't1', from: '', to: null })) for (const item of page) indexer.add(item)
+    const { postings, used, terms } = indexer.finish(0, [0, 0, 0, 0, 0])
+    return { postings: Array.from(postings), used: Array.from(used), terms }
+  }
+  const whole = run()
+  for (const size of [1, 7, 64, 1000]) assert.equal(run(size), whole, `chunks of ${size}`)
+})
 
 test('a tenant without items builds an empty index, with or without workers', async (ctx) => {
   for (const workers of [0, 2]) {

@@ -5,6 +5,8 @@ import { B, BOOSTS, DELTA, FIELDS, K1, MAX_DOCUMENTS, weightCode } from './inver
 import { indexedText } from './tenant-index.ts'
 
 const MAX_TERMS = 2 ** 25
+/** Numbers per chunk of `RangeIndexer`'s per-document lists (4 MB). */
+const CHUNK = 1 << 20
 
 /** Postings of one range of items, ready to be joined with the ranges before and after it (see `RangeIndexer.finish`). */
 export interface RangePostings {
@@ -55,8 +57,13 @@ export class RangeIndexer {
    * Per document: the five field lengths, then per field the number of its distinct terms and
    * that many (term, frequency) pairs, each one number `term * 128 + frequency` when the
    * frequency is below 128 (almost always), else `term * 128` followed by the frequency.
+   * Kept in chunks of 4 MB, never copied (a growing buffer left twice the memory behind): a
+   * block (the lengths, or one field's pairs) that does not fit the rest of a chunk starts the
+   * next one, and `#chunkUsed` records where each full chunk ended.
    */
-  #data = new Uint32Array(1 << 16)
+  readonly #chunks: Uint32Array[] = []
+  readonly #chunkUsed: number[] = []
+  #data = new Uint32Array(0)
   #dataLength = 0
   readonly #docs: SearchDocument[] = []
   readonly #fieldTotals = new Float64Array(FIELDS.length)
@@ -69,9 +76,12 @@ export class RangeIndexer {
     this.#fieldTerms[this.#fieldLength++] = this.#pairId(first, second)
   }
 
-  /** An indexer for items of these categories (their text and select fields are indexed). */
-  constructor(categories: readonly CategoryRecord[]) {
+  readonly #chunkSize: number
+
+  /** An indexer for items of these categories (their text and select fields are indexed); `chunkSize` for tests. */
+  constructor(categories: readonly CategoryRecord[], chunkSize = CHUNK) {
     this.#categories = new Map(categories.map((category) => [category.id, category]))
+    this.#chunkSize = chunkSize
   }
 
   /** Number of items added. */
@@ -91,13 +101,14 @@ export class RangeIndexer {
     this.#docs.push(doc)
     const texts = indexedText(item.title, item.summary, item.body, doc.tags, doc.fields, this.#categories.get(doc.category_id))
     this.#reserve(FIELDS.length)
+    const header = this.#data
     const lengths = this.#dataLength
     this.#dataLength += FIELDS.length
     for (let f = 0; f < FIELDS.length; f++) {
       this.#fieldLength = 0
       forEachBuildTerm(texts[f] ?? '', this.#termSink, this.#pairSink)
       const length = this.#fieldLength
-      this.#data[lengths + f] = length
+      header[lengths + f] = length
       this.#fieldTotals[f] = (this.#fieldTotals[f] ?? 0) + length
       const ids = this.#fieldTerms
       const tf = this.#tf
@@ -151,19 +162,35 @@ export class RangeIndexer {
     const weight = new Float64Array(count)
     const docTerms = new Int32Array(count)
     const totals = Float64Array.from(FIELDS, (_, f) => totalsBefore[f] ?? 0)
-    const data = this.#data
+    const chunks = this.#chunks
+    const ends = [...this.#chunkUsed, this.#dataLength]
+    let chunk = 0
+    let data = chunks[0] ?? new Uint32Array(0)
+    let end = ends[0] ?? 0
     let at = 0
     for (let d = 0; d < this.#docs.length; d++) {
       const doc = docOffset + d
       const fieldDocs = doc + 1
+      // Hint: each block lies whole in one chunk; where a chunk ends, the next block starts the next chunk.
+      if (at === end) {
+        data = chunks[++chunk] ?? new Uint32Array(0)
+        end = ends[chunk] ?? 0
+        at = 0
+      }
+      const header = data
       const lengths = at
       at += FIELDS.length
       let inDoc = 0
       // As `InvertedIndex.addDocument`: the same operations in the same order, so the same weights.
       for (let f = 0; f < FIELDS.length; f++) {
-        const length = data[lengths + f] ?? 0
+        const length = header[lengths + f] ?? 0
         const fieldTotal = (totals[f] ?? 0) + length
         totals[f] = fieldTotal
+        if (at === end) {
+          data = chunks[++chunk] ?? new Uint32Array(0)
+          end = ends[chunk] ?? 0
+          at = 0
+        }
         const pairs = data[at++] ?? 0
         if (length === 0) continue
         const norm = K1 * (1 - B + (B * length) / Math.max(1, fieldTotal / fieldDocs))
@@ -187,11 +214,13 @@ export class RangeIndexer {
     return { terms: this.#terms, cjk: this.#cjk.slice(0, count), used, postings, docs: this.#docs }
   }
 
+  /** Makes room for a block of `more` numbers: the rest of the current chunk, or a new one. */
   #reserve(more: number): void {
     if (this.#dataLength + more <= this.#data.length) return
-    const bigger = new Uint32Array(Math.max(this.#data.length * 2, this.#dataLength + more))
-    bigger.set(this.#data.subarray(0, this.#dataLength))
-    this.#data = bigger
+    if (this.#chunks.length > 0) this.#chunkUsed.push(this.#dataLength)
+    this.#data = new Uint32Array(Math.max(this.#chunkSize, more))
+    this.#chunks.push(this.#data)
+    this.#dataLength = 0
   }
 
   #termId(term: string, cjk: boolean): number {
