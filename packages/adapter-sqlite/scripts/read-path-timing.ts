@@ -62,6 +62,7 @@ const visibleIds = store.db
 async function time(label: string, count: number, work: (i: number) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < Math.min(50, count); i++) await work(i)
   const durations: number[] = []
+  const cpu = process.cpuUsage()
   const started = performance.now()
   for (let i = 0; i < count; i++) {
     const start = performance.now()
@@ -69,9 +70,10 @@ async function time(label: string, count: number, work: (i: number) => Promise<u
     durations.push(performance.now() - start)
   }
   const total = performance.now() - started
+  const used = process.cpuUsage(cpu)
   durations.sort((a, b) => a - b)
   const f = (ms: number) => ms.toFixed(3).padStart(8)
-  console.log(`${label.padEnd(28)} n=${String(count).padStart(5)} mean ${f(total / count)}  p50 ${f(percentile(durations, 0.5))}  p90 ${f(percentile(durations, 0.9))}  p99 ${f(percentile(durations, 0.99))}  max ${f(durations[durations.length - 1] ?? 0)} ms`)
+  console.log(`${label.padEnd(28)} n=${String(count).padStart(5)} mean ${f(total / count)}  p50 ${f(percentile(durations, 0.5))}  p90 ${f(percentile(durations, 0.9))}  p99 ${f(percentile(durations, 0.99))}  max ${f(durations[durations.length - 1] ?? 0)} ms; CPU ${f((used.user + used.system) / 1000 / count)} ms per call`)
 }
 
 // Pages to fetch: cursors of the walked lists (default order, each category, title order).

@@ -27,9 +27,20 @@ export const WRITER_CACHE_KIB = 32_000
 export const TRANSACTION_CACHE_KIB = 262_144
 
 /**
+ * The page size of a new database file. An item's row (1–2 KB of HTML body and its other
+ * columns) is often just over half of a 4 KiB page, so 4 KiB pages held one row each and the
+ * contents table was a third empty; 8 KiB pages hold three. At 100k bench items the file is
+ * 489 MB instead of 606 MB and an import writes that much less (best of three imports of 20k
+ * items: 12,800 against 10,800 items per CPU second); reads cost the same (detail, list pages,
+ * tag + field lists in-process at 100k), and a small commit (an inquiry) a few µs more.
+ */
+export const PAGE_SIZE_BYTES = 8192
+
+/**
  * Opens one connection to the database file with frontdesk's pragmas, waiting up to
  * `lockWaitMs` (default `LOCK_WAIT_SLICE_MS`) for a lock in each call.
  *
+ * - `page_size` (`PAGE_SIZE_BYTES`) on the writer, before anything is written to a new file.
  * - `journal_mode = WAL`: readers never block the writer, and the writer never blocks readers.
  * - `journal_size_limit` (`WAL_SIZE_LIMIT`) on the writer: the WAL shrinks back after a big
  *   transaction once the next write restarts it.
@@ -46,6 +57,8 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(lockWaitMs))}`)
     db.pragma('synchronous = FULL')
     if (role === 'writer') {
+      // Hint: takes effect only in a new, empty file (an existing one keeps its page size).
+      db.pragma(`page_size = ${PAGE_SIZE_BYTES}`)
       db.pragma('journal_mode = WAL')
       db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`)
       db.pragma('foreign_keys = ON')

@@ -3,6 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { UsageError } from '@frontdesk/core'
 import { openSqliteStore } from '../sqlite-store.ts'
+import { PAGE_SIZE_BYTES } from '../connection/open-connection.ts'
 import { tempDbPath } from '../../test/util/temp-store.ts'
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrate.ts'
 
@@ -38,6 +39,7 @@ test('a new file is created at the latest schema version, in WAL mode', async ()
   assert.is(schemaVersion(store.db), SCHEMA_VERSION)
   assert.is(store.db.pragma('journal_mode', { simple: true }), 'wal')
   assert.is(store.db.pragma('synchronous', { simple: true }), 2, 'synchronous = FULL')
+  assert.is(store.db.pragma('page_size', { simple: true }), PAGE_SIZE_BYTES)
   await store.close()
   remove()
 })
@@ -54,6 +56,7 @@ test('a database at every earlier version is migrated to the latest, keeping its
 
     const store = openSqliteStore({ path })
     assert.is(schemaVersion(store.db), SCHEMA_VERSION, `from version ${version}`)
+    if (version >= 1) assert.is(store.db.pragma('page_size', { simple: true }), 4096, 'an existing file keeps its page size')
     const triggers = store.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()
     assert.is(triggers, 0, `no per-row triggers left after migrating from version ${version}`)
     if (version >= 1) {
