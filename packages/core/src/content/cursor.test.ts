@@ -60,6 +60,15 @@ test('changing any one character of a valid cursor makes it invalid', () => {
   )
 })
 
+test('another spelling of the same values (an exponent in capitals, spaces) is not a cursor', () => {
+  const cursor = encodeCursor(print, { value: 1.5e21, id: 'cnt_1' })
+  const text = Buffer.from(cursor, 'base64url').toString('utf8')
+  assert.ok(text.includes('e+21'))
+  for (const respelled of [text.replace('e+21', 'E+21'), text.replace(',', ', ')]) {
+    assert.is(decodeCursor(Buffer.from(respelled).toString('base64url'), print).ok, false, respelled)
+  }
+})
+
 test('truncated, extended and overlong cursors are invalid', () => {
   const cursor = encodeCursor(print, { value: 'x', id: 'cnt_1' })
   for (const text of [cursor.slice(0, -1), cursor.slice(1), `${cursor}A`, `${cursor}=`, '', 'A'.repeat(MAX_CURSOR_LENGTH + 1)]) {

@@ -42,12 +42,16 @@ export function decodeCursor(token: string, fingerprint: string | null): CursorR
   // Hint: Node ignores stray trailing bits; only the canonical spelling of the bytes is ours.
   if (bytes.toString('base64url') !== token) return invalid()
   let parsed: unknown
+  let text: string
   try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    parsed = JSON.parse(text)
   } catch {
     return invalid()
   }
-  if (!Array.isArray(parsed) || parsed.length !== 5) return invalid()
+  // Hint: only the spelling `encodeCursor` writes is accepted; another spelling of the same
+  // values (`1E+21` for `1e+21`, spaces) would otherwise pass the checksum, which covers values.
+  if (!Array.isArray(parsed) || parsed.length !== 5 || JSON.stringify(parsed) !== text) return invalid()
   const [version, print, value, id, sum] = parsed as unknown[]
   if (version !== VERSION || typeof print !== 'string' || typeof id !== 'string' || !ID.test(id)) return invalid()
   if (!isSortValue(value) || typeof sum !== 'string' || sum !== checksum([version, print, value, id])) return invalid()
