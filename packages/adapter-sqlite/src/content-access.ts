@@ -2,9 +2,11 @@ import type {
   CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, TagRecord,
 } from '@frontdesk/core'
 import type { Connection } from './connection/statement-cache.ts'
-import type { ListDriver } from './query/content-filters.ts'
+import type { LinkFilter, ListDriver } from './query/content-filters.ts'
+import { inContentIdOrder } from './query/content-filters.ts'
 import { listContentsSql } from './query/list-contents-sql.ts'
 import { memoOf } from './query/data-version-memo.ts'
+import type { DriverCandidate } from './query/list-drivers.ts'
 import { listDriverCandidates } from './query/list-drivers.ts'
 import type { ChangeSet } from './records/change-set.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
@@ -21,6 +23,12 @@ import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tag
  * items (then sorted) rather than by walking an order index: at most this many link rows.
  */
 const DRIVE_BELOW = 2_000
+
+/** A smallest filter with at least this many items is merged with the others (see `#smallestFilter`). */
+const MERGE_ABOVE = 200
+
+/** At most this many link rows merged per item of the smallest filter (see `#smallestFilter`). */
+const MERGE_ROWS_PER_ITEM = 12
 
 /** How a `ContentAccess` runs one synchronous step (busy retries, transaction checks). */
 export type StepRunner = <T>(step: () => T) => Promise<T>
@@ -120,23 +128,45 @@ export class ContentAccess implements ContentWriter {
     return this.#changes === null ? memoOf(this.#conn).get(space, key, load) : load()
   }
 
-  /** The tag or field filter with the fewest items, when it has fewer than `DRIVE_BELOW` (see `listDriverCandidates`). */
+  /**
+   * What the list is read from (see `listDriverCandidates`): the tag or field filter with the
+   * fewest items, when it has fewer than `DRIVE_BELOW`; when even that one has `MERGE_ABOVE`
+   * items or more, the intersection of it and the other filters with fewer than `DRIVE_BELOW`
+   * items whose links come in content id order, unless they hold many more rows than it.
+   */
   #smallestFilter(tenantId: string, query: ContentQuery): ListDriver | null {
-    let best: ListDriver | null = null
+    let best: DriverCandidate | null = null
     let fewest = DRIVE_BELOW
-    for (const { driver, sql, params } of listDriverCandidates(tenantId, query, DRIVE_BELOW)) {
-      // Hint: counting past the fewest so far is wasted (the cap is the count's last parameter);
-      // counts are remembered until the next commit (they only steer the plan, never the result).
-      const cap = fewest
-      const count = this.#remembered('filterCount', `${sql}\u0000${JSON.stringify(params.slice(0, -1))}\u0000${cap}`, () =>
-        this.#conn.prepare(sql).pluck().get(...params.slice(0, -1), cap) as number,
-      )
+    const candidates = listDriverCandidates(tenantId, query, DRIVE_BELOW)
+    for (const candidate of candidates) {
+      // Hint: counting past the fewest so far is wasted (the cap is the count's last parameter).
+      const count = this.#count(candidate, fewest)
       if (count < fewest) {
         fewest = count
-        best = driver
+        best = candidate
       }
     }
-    return best
+    if (best === null || fewest < MERGE_ABOVE || !inContentIdOrder(query, best.driver)) return best?.driver ?? null
+    // Hint: checking each of the smallest filter's items for another filter is an index probe
+    // (~1.2 µs at 100k items); merging link rows read in order costs ~0.08 µs a row, so a merge
+    // pays while it reads fewer than ~12 rows per item of the smallest filter.
+    const parts: LinkFilter[] = [best.driver]
+    let rows = fewest
+    for (const candidate of candidates) {
+      if (candidate === best || !inContentIdOrder(query, candidate.driver)) continue
+      const count = this.#count(candidate, DRIVE_BELOW)
+      if (count >= DRIVE_BELOW) continue
+      parts.push(candidate.driver)
+      rows += count
+    }
+    return parts.length < 2 || rows > MERGE_ROWS_PER_ITEM * fewest ? best.driver : { kind: 'intersection', of: parts }
+  }
+
+  /** A candidate's items, counted up to `cap`; remembered until the next commit (counts only steer the plan, never the result). */
+  #count({ sql, params }: DriverCandidate, cap: number): number {
+    return this.#remembered('filterCount', `${sql}\u0000${JSON.stringify(params.slice(0, -1))}\u0000${cap}`, () =>
+      this.#conn.prepare(sql).pluck().get(...params.slice(0, -1), cap) as number,
+    )
   }
 
   getInquiryCategory(tenantId: string, id: string): Promise<InquiryCategoryRecord | null> {

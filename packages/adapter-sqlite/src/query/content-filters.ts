@@ -50,7 +50,8 @@ export function contentFilters(
     where.push(query.categoryIds.length === 0 ? '0' : `c.category_id IN (${query.categoryIds.map(() => '?').join(', ')})`)
     params.push(...query.categoryIds)
   }
-  const drives = (kind: ListDriver['kind'], index: number) => driver !== null && driver.kind === kind && driver.index === index
+  const driving = driver === null ? [] : driver.kind === 'intersection' ? driver.of : [driver]
+  const drives = (kind: LinkFilter['kind'], index: number) => driving.some((part) => part.kind === kind && part.index === index)
   const links = driver === null ? where : []
   const linkParams = driver === null ? params : []
   for (const [index, tagId] of (query.tagIds ?? []).entries()) {
@@ -76,14 +77,27 @@ export function contentFilters(
   return { joins, where, params, links: driver === null ? [] : links, linkParams: driver === null ? [] : linkParams }
 }
 
-/**
- * One tag or field filter of a query (by its kind and position in `tagIds`, `tagNames` or
- * `fieldEquals`) whose matching items a list is read from, as the link table `d`, instead of
- * walking an order index and checking every item on the way (see `listDrivers`).
- */
-export interface ListDriver {
+/** One tag or field filter of a query, by its kind and position in `tagIds`, `tagNames` or `fieldEquals`. */
+export interface LinkFilter {
   kind: 'tagId' | 'tagName' | 'field'
   index: number
+}
+
+/**
+ * What a list is read from, as `d`, instead of walking an order index and checking every item
+ * on the way (see `listDriverCandidates`): the link rows of one filter, whose items are then
+ * checked for the other filters one by one, or the intersection of several filters' link rows
+ * (`of`), which SQLite merges in content id order without a probe per item.
+ */
+export type ListDriver = LinkFilter | { kind: 'intersection'; of: LinkFilter[] }
+
+/**
+ * Whether a filter's link rows come out of their index in content id order (what merging an
+ * intersection needs): a field value's always, a tag's when the list has one category (the
+ * index is ordered by tag, category, content id).
+ */
+export function inContentIdOrder(query: ContentQuery, filter: LinkFilter): boolean {
+  return filter.kind === 'field' || query.categoryIds?.length === 1
 }
 
 /**
@@ -92,6 +106,19 @@ export interface ListDriver {
  * in those categories are read (`content_tags_by_tag` is ordered by tag, then category).
  */
 export function driverSource(tenantId: string, query: ContentQuery, driver: ListDriver): { from: string; where: string[]; params: SqlValue[] } | null {
+  if (driver.kind === 'intersection') {
+    const sides: string[] = []
+    const params: SqlValue[] = []
+    for (const part of driver.of) {
+      const side = driverSource(tenantId, query, part)
+      if (side === null) return null
+      sides.push(`SELECT d.tenant_id, d.content_id FROM ${side.from} WHERE ${side.where.join(' AND ')}`)
+      params.push(...side.params)
+    }
+    // Hint: ORDER BY the index order lets SQLite merge the sides (MERGE (INTERSECT)) instead of
+    // building a temporary index of each.
+    return { from: `(${sides.join(' INTERSECT ')} ORDER BY 1, 2) d`, where: ['d.tenant_id = ?'], params: [...params, tenantId] }
+  }
   if (driver.kind === 'tagId' || driver.kind === 'tagName') {
     const where = ['d.tenant_id = ?']
     const params: SqlValue[] = [tenantId]

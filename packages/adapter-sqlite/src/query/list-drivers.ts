@@ -1,10 +1,10 @@
 import type { ContentQuery } from '@frontdesk/core'
 import { driverSource } from './content-filters.ts'
-import type { ListDriver, SqlValue } from './content-filters.ts'
+import type { LinkFilter, SqlValue } from './content-filters.ts'
 
 /** A filter a list could be driven from, with a statement counting its items up to a cap. */
 export interface DriverCandidate {
-  driver: ListDriver
+  driver: LinkFilter
   /** `SELECT count(*)` of the filter's items, at most the last parameter. */
   sql: string
   params: SqlValue[]
@@ -31,7 +31,7 @@ export function listDriverCandidates(tenantId: string, query: ContentQuery, cap:
     ...(query.tagIds ?? []).map((_, index) => ({ kind: 'tagId' as const, index })),
     ...(query.tagNames ?? []).map((_, index) => ({ kind: 'tagName' as const, index })),
   ]
-  const drivers: ListDriver[] = query.categoryIds !== undefined && query.categoryIds.length > 0 ? [...tags, ...fields] : [...fields, ...tags]
+  const drivers: LinkFilter[] = query.categoryIds !== undefined && query.categoryIds.length > 0 ? [...tags, ...fields] : [...fields, ...tags]
   const candidates: DriverCandidate[] = []
   for (const driver of drivers) {
     const source = driverSource(tenantId, query, driver)

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert'
 import type { ContentQuery, FieldValue } from '@frontdesk/core'
 import { aCategory, aContent, anApiKey, aTag, aTenant, at, FIELDS } from '@frontdesk/core/testing'
 import { openTempStore } from '../../test/util/temp-store.ts'
-import type { ListDriver } from './content-filters.ts'
+import type { LinkFilter, ListDriver } from './content-filters.ts'
 import { listContentsSql } from './list-contents-sql.ts'
 
 const T = 'ten_1'
@@ -70,17 +70,20 @@ test('driven from any one of its tag or field filters, a list walks the same pag
   const ids = (query: ContentQuery, driver: ListDriver | null) =>
     listContentsSql(T, query, driver).flatMap(({ sql, params }) => (store.db.prepare(sql).all(...params) as { id: string }[]).map((row) => row.id))
   for (const filter of filters) {
-    const drivers: ListDriver[] = [
+    const single: LinkFilter[] = [
       ...(filter.tagIds ?? []).map((_, index) => ({ kind: 'tagId' as const, index })),
       ...(filter.tagNames ?? []).map((_, index) => ({ kind: 'tagName' as const, index })),
       ...(filter.fieldEquals ?? []).map((_, index) => ({ kind: 'field' as const, index })),
     ]
+    // Every filter alone, every pair merged, and all of them merged.
+    const pairs = single.flatMap((a, i) => single.slice(i + 1).map((b) => ({ kind: 'intersection' as const, of: [a, b] })))
+    const drivers: ListDriver[] = [...single, ...pairs, { kind: 'intersection', of: single }]
     for (const [key, direction] of sorts) {
       const base: ContentQuery = { visibility: { kind: 'public', now: at(0) }, sort: { key, direction }, limit: 1000, ...filter }
       const all = ids(base, null)
       assert.ok(all.length > 0, JSON.stringify(filter))
       for (const driver of drivers) {
-        const where = `${JSON.stringify(filter)} ${key}:${direction} by ${driver.kind} ${driver.index}`
+        const where = `${JSON.stringify(filter)} ${key}:${direction} by ${JSON.stringify(driver)}`
         assert.equal(ids(base, driver), all, where)
         // Walked three at a time from keyset positions.
         const walked: string[] = []
@@ -157,6 +160,62 @@ test('field values read back with their keys in the order SQLite sorts field ids
   const item = await store.getContent(T, 'cnt_1')
   assert.equal(Object.keys(item?.fields ?? {}), sorted)
   assert.equal(item?.fields, fields)
+  await cleanup()
+})
+
+test('a list whose smallest filter is large merges the filters it can (INTERSECT in content id order), with the same pages', async () => {
+  const { store, cleanup } = openTempStore()
+  await store.createTenant(aTenant(T))
+  await store.transaction(async (tx) => {
+    for (const id of ['cat_1', 'cat_2']) await tx.putCategory(aCategory(T, id, { fields: Object.values(FIELDS) }))
+    for (const name of ['a', 'b']) await tx.putTag(aTag(T, `tag_${name}`, name))
+    for (let n = 0; n < 1000; n++) {
+      const tags = [...(n % 3 !== 0 ? ['a'] : []), ...(n % 5 === 0 ? ['b'] : [])].map((name) => ({ id: `tag_${name}`, name }))
+      await tx.putContent(aContent(T, `cnt_${String(n).padStart(4, '0')}`, n % 7 === 0 ? 'cat_2' : 'cat_1', {
+        published_at: at(-(n % 37)), status: n % 11 === 0 ? 'draft' : 'published', tags,
+        fields: { fld_sel: n % 2 === 0 ? 's' : 'm', fld_bool: n % 4 === 0 },
+      }))
+    }
+  })
+  const statements: string[] = []
+  const prepare = store.db.prepare.bind(store.db)
+  store.db.prepare = ((sql: string) => {
+    statements.push(sql)
+    return prepare(sql)
+  }) as typeof store.db.prepare
+  const everything = await store.listContents(T, { visibility: { kind: 'all' }, sort: { key: 'id', direction: 'asc' }, limit: 2000 })
+  const filters: { filter: Partial<ContentQuery>; matches: (item: (typeof everything)[number]) => boolean }[] = [
+    {
+      filter: { categoryIds: ['cat_1'], tagIds: ['tag_a'], fieldEquals: [{ field: FIELDS.select, value: 's' }] },
+      matches: (item) => item.category_id === 'cat_1' && item.tags.some((tag) => tag.id === 'tag_a') && item.fields.fld_sel === 's',
+    },
+    {
+      filter: { categoryIds: ['cat_1'], tagNames: ['a'], fieldEquals: [{ field: FIELDS.select, value: 's' }, { field: FIELDS.boolean, value: false }], tagIds: ['tag_b'] },
+      matches: (item) => item.category_id === 'cat_1' && item.tags.some((tag) => tag.id === 'tag_a') && item.tags.some((tag) => tag.id === 'tag_b')
+        && item.fields.fld_sel === 's' && item.fields.fld_bool === false,
+    },
+  ]
+  for (const { filter, matches } of filters) {
+    for (const direction of ['desc', 'asc'] as const) {
+      const base: ContentQuery = { visibility: { kind: 'public', now: at(0) }, sort: { key: 'published_at', direction }, limit: 7, ...filter }
+      const expected = everything
+        .filter((item) => item.status === 'published' && item.published_at !== null && item.published_at <= at(0) && matches(item))
+        .sort((x, y) => ((x.published_at ?? '') < (y.published_at ?? '') ? -1 : (x.published_at ?? '') > (y.published_at ?? '') ? 1 : x.id < y.id ? -1 : 1) * (direction === 'asc' ? 1 : -1))
+        .map((item) => item.id)
+      assert.ok(expected.length > 20, JSON.stringify(filter))
+      const walked: string[] = []
+      let after: ContentQuery['after']
+      for (let page = 0; page < 200; page++) {
+        const got = await store.listContents(T, { ...base, ...(after === undefined ? {} : { after }) })
+        walked.push(...got.map((item) => item.id))
+        const last = got.at(-1)
+        if (got.length < 7 || last === undefined) break
+        after = { value: last.published_at, id: last.id }
+      }
+      assert.equal(walked, expected, `${JSON.stringify(filter)} ${direction}`)
+    }
+  }
+  assert.ok(statements.some((sql) => sql.includes(' INTERSECT ')), 'the filters were merged')
   await cleanup()
 })
 
