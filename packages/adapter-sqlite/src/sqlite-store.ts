@@ -269,6 +269,15 @@ export class SqliteStore implements Store {
     }, 'full', this.#busyTimeoutMs, TRANSACTION_CACHE_KIB)
   }
 
+  /**
+   * The reader's `PRAGMA data_version` (changes with every commit of another connection),
+   * read at most once a millisecond and at once after this process's own commits (see
+   * `dataVersionOf`). For the search index's freshness check.
+   */
+  dataVersion(): number {
+    return dataVersionOf(this.#reader)
+  }
+
   revision(tenantId: string): Promise<number> {
     return this.#read(() => {
       const version = dataVersionOf(this.#reader)

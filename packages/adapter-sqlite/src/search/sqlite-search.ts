@@ -55,6 +55,8 @@ export interface SearchableStore extends Store {
   readonly db: Database
   /** The database file (the default snapshot directory is beside it). */
   readonly path?: string
+  /** The reader's `PRAGMA data_version`, when the store keeps a shared reading of it (`SqliteStore` does). */
+  dataVersion?(): number
 }
 
 /** How a tenant's index was built, for logs and tests. */
@@ -178,7 +180,7 @@ export class SqliteSearchIndex implements SearchPort {
 
   /** Applies the `change_log` rows committed since the last call (by any connection). */
   async #catchUp(): Promise<void> {
-    const version = this.#store.db.pragma('data_version', { simple: true }) as number
+    const version = this.#store.dataVersion?.() ?? (this.#store.db.pragma('data_version', { simple: true }) as number)
     if (version === this.#dataVersion) return
     // Read the version first: a commit landing while we read bumps it again for the next call.
     this.#dataVersion = version
