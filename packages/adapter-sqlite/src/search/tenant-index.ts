@@ -107,39 +107,38 @@ export class TenantSearchIndex {
   /** One page of visible matching items, as the search port describes. */
   search(query: SearchQuery): SearchResult {
     if (query.terms.length === 0) return { total: 0, hits: [] }
-    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size)
     const parsedNow = Date.parse(query.now)
     const now = Number.isNaN(parsedNow) ? Number.POSITIVE_INFINITY : parsedNow
-    const active = new Uint8Array(this.#categoryNumbers.size)
-    for (const category of this.#categories.values()) {
-      const number = this.#categoryNumbers.get(category.id)
-      if (category.active && number !== undefined) active[number] = 1
-    }
-    const narrowed = query.categoryId !== null || query.tags !== null || query.filters.length > 0
     // The category filter from the typed array too: most candidates of a common word are in other categories.
     const wanted = query.categoryId === null ? -1 : this.#categoryNumbers.get(query.categoryId)
     if (wanted === undefined) return { total: 0, hits: [] }
+    const allowed = new Uint8Array(this.#categoryNumbers.size)
+    for (const category of this.#categories.values()) {
+      const number = this.#categoryNumbers.get(category.id)
+      if (category.active && number !== undefined && (wanted < 0 || number === wanted)) allowed[number] = 1
+    }
+    // Visibility and category are decided inside the matcher, from typed arrays, before any object is touched.
+    const eligible = { visibleFrom: this.#visibleFrom, now, categoryOf: this.#categoryOf, allowed }
+    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible)
+    const narrowed = query.tags !== null || query.filters.length > 0
     const compare = searchComparator(query.sort)
     const top = new TopHits<ScoredDocument>(query.from + query.size, compare)
     const relevance = query.sort.kind === 'relevance'
-    const visibleFrom = this.#visibleFrom
-    const categoryOf = this.#categoryOf
+    const docs = this.#docs
+    const numbers = matches.docs
+    const scores = matches.scores
     let total = 0
-    // Typed arrays first: most items of a common term are decided without touching their object.
     for (let i = 0; i < matches.length; i++) {
-      const number = matches.docs[i] ?? 0
-      // NaN (never visible, dead) fails this comparison too.
-      if (!((visibleFrom[number] ?? Number.NaN) <= now) || active[categoryOf[number] ?? 0] !== 1) continue
-      if (wanted >= 0 && categoryOf[number] !== wanted) continue
+      const number = numbers[i] ?? 0
       if (narrowed) {
-        const doc = this.#docs[number]
+        const doc = docs[number]
         if (doc === undefined || !matchesNarrowing(doc, query)) continue
       }
       total++
-      const score = matches.scores[i] ?? 0
+      const score = scores[i] ?? 0
       const worst = top.threshold
       if (relevance && worst !== undefined && score < worst.score) continue
-      const doc = this.#docs[number]
+      const doc = docs[number]
       if (doc !== undefined) top.push({ doc, score })
     }
     return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }

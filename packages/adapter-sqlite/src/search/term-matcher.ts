@@ -12,11 +12,27 @@ interface Alternative {
   factor: number
 }
 
-/** The documents matching every query term, and their scores (parallel arrays). */
+/**
+ * The documents matching every query term, and their scores (parallel arrays, `[0, length)`).
+ * The arrays are the matcher's scratch space: valid until its next `match`.
+ */
 export interface TermMatches {
   docs: Int32Array
   scores: Float64Array
   length: number
+}
+
+/**
+ * Which documents a query may return, from typed arrays by document number: visible at
+ * `now` (`visibleFrom[doc] <= now`; NaN never is) and in a category whose number `allowed`
+ * marks with 1. The matcher drops the others while it reads the rarest group's postings, so
+ * they cost nothing in the later groups or the caller's loop.
+ */
+export interface Eligibility {
+  visibleFrom: Float64Array
+  now: number
+  categoryOf: Uint32Array
+  allowed: Uint8Array
 }
 
 /**
@@ -35,23 +51,33 @@ export class TermMatcher {
   #hits = new Uint16Array(0)
   #scores = new Float64Array(0)
   #candidates = new Int32Array(1024)
+  #out: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0 }
 
   constructor(index: InvertedIndex) {
     this.#index = index
   }
 
-  /** Documents matching all `terms` among numbers below `docLimit` (dead ones included: the caller skips them). */
-  match(terms: readonly QueryTerm[], docLimit: number, liveDocs: number): TermMatches {
+  /**
+   * Eligible documents matching all `terms` among numbers below `docLimit`, in the order the
+   * rarest group's postings list them (alternatives one after the other).
+   */
+  match(terms: readonly QueryTerm[], docLimit: number, liveDocs: number, eligible: Eligibility): TermMatches {
     const groups = terms.flatMap((term) => this.#groups(term))
-    const empty: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0 }
-    if (groups.length === 0 || groups.length >= 0xffff) return empty
+    if (groups.length === 0 || groups.length >= 0xffff) return this.#result(0)
     const sized = groups.map((group) => ({ group, size: group.reduce((n, alt) => n + this.#index.postings(alt.id).length, 0) }))
-    if (sized.some((g) => g.size === 0)) return empty
+    if (sized.some((g) => g.size === 0)) return this.#result(0)
     sized.sort((a, b) => a.size - b.size)
+    const first = sized[0]?.group ?? []
+    const only = first[0]
+    // One group of one term (a word with no prefix or typo alternatives, one CJK bigram): its
+    // postings are the answer; no per-document bookkeeping (the score is the same one-addend sum).
+    if (sized.length === 1 && first.length === 1 && only !== undefined) return this.#single(only, liveDocs, eligible)
     this.#ensure(docLimit)
     const hits = this.#hits
     const scores = this.#scores
+    const { visibleFrom, now, categoryOf, allowed } = eligible
     let count = 0
+    let candidates = this.#candidates
     for (let g = 0; g < sized.length; g++) {
       for (const alt of sized[g]?.group ?? []) {
         const { list, length } = this.#index.postings(alt.id)
@@ -62,30 +88,63 @@ export class TermMatcher {
           const doc = posting >>> 8
           const seen = hits[doc] ?? 0
           if (seen === g) {
-            hits[doc] = g + 1
             if (g === 0) {
-              if (count === this.#candidates.length) this.#growCandidates()
-              this.#candidates[count++] = doc
+              // NaN (never visible, dead) fails the comparison too.
+              if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+              if (count === candidates.length) candidates = this.#growCandidates()
+              candidates[count++] = doc
             }
+            hits[doc] = g + 1
           } else if (seen !== g + 1) continue
           scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
         }
       }
     }
-    const docs = new Int32Array(count)
-    const out = new Float64Array(count)
+    const out = this.#result(count)
+    const { docs, scores: outScores } = out
     let length = 0
     const all = sized.length
     for (let i = 0; i < count; i++) {
-      const doc = this.#candidates[i] ?? 0
+      const doc = candidates[i] ?? 0
       if (hits[doc] === all) {
         docs[length] = doc
-        out[length++] = scores[doc] ?? 0
+        outScores[length++] = scores[doc] ?? 0
       }
       hits[doc] = 0
       scores[doc] = 0
     }
-    return { docs, scores: out, length }
+    out.length = length
+    return out
+  }
+
+  /** The eligible documents of one term's postings, scored. */
+  #single(alt: Alternative, liveDocs: number, eligible: Eligibility): TermMatches {
+    const { list, length } = this.#index.postings(alt.id)
+    const idf = Math.log(1 + (liveDocs - length + 0.5) / (length + 0.5))
+    const factor = alt.factor * Math.max(idf, 0)
+    const out = this.#result(length)
+    const { docs, scores } = out
+    const { visibleFrom, now, categoryOf, allowed } = eligible
+    let count = 0
+    for (let i = 0; i < length; i++) {
+      const posting = list[i] ?? 0
+      const doc = posting >>> 8
+      if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+      docs[count] = doc
+      scores[count++] = (WEIGHTS[posting & 255] ?? 0) * factor
+    }
+    out.length = count
+    return out
+  }
+
+  /** The scratch result, with room for `capacity` documents. */
+  #result(capacity: number): TermMatches {
+    if (this.#out.docs.length < capacity) {
+      const size = Math.max(1024, capacity + (capacity >> 2))
+      this.#out = { docs: new Int32Array(size), scores: new Float64Array(size), length: 0 }
+    }
+    this.#out.length = 0
+    return this.#out
   }
 
   /** The required groups of a query term. */
@@ -122,9 +181,10 @@ export class TermMatcher {
     this.#scores = new Float64Array(size)
   }
 
-  #growCandidates(): void {
+  #growCandidates(): Int32Array<ArrayBuffer> {
     const grown = new Int32Array(this.#candidates.length * 2)
     grown.set(this.#candidates)
     this.#candidates = grown
+    return grown
   }
 }
