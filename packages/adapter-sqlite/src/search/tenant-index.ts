@@ -1,6 +1,7 @@
 import type { CategoryRecord, ContentRecord, FieldValue, ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
 import { matchesNarrowing, searchComparator, stripHtml } from '@frontdesk/core'
 import type { InvertedIndexData } from './inverted-index.ts'
+import { FieldColumns } from './field-columns.ts'
 import { InvertedIndex } from './inverted-index.ts'
 import { TermMatcher } from './term-matcher.ts'
 import { TopHits } from './top-hits.ts'
@@ -44,6 +45,8 @@ export class TenantSearchIndex {
   /** By document number: the item's category, numbered by `#categoryNumbers`. */
   #categoryOf = new Uint32Array(1024)
   readonly #categoryNumbers = new Map<string, number>()
+  /** Custom-field values by document number, for filters (made on first use; not in snapshots). */
+  readonly #columns = new FieldColumns()
   #dead = 0
 
   /** An empty index knowing the tenant's categories, or one restored from `toSnapshot()` data. */
@@ -120,7 +123,9 @@ export class TenantSearchIndex {
     // Visibility and category are decided inside the matcher, from typed arrays, before any object is touched.
     const eligible = { visibleFrom: this.#visibleFrom, now, categoryOf: this.#categoryOf, allowed }
     const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible)
-    const narrowed = query.tags !== null || query.filters.length > 0
+    // Field filters from the columns when they can; tag filters (and fields beyond the columns' cap) from the items.
+    const filterTest = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
+    const narrowed = query.tags !== null || (query.filters.length > 0 && filterTest === undefined)
     const compare = searchComparator(query.sort)
     const top = new TopHits<ScoredDocument>(query.from + query.size, compare)
     const relevance = query.sort.kind === 'relevance'
@@ -133,7 +138,7 @@ export class TenantSearchIndex {
       if (narrowed) {
         const doc = docs[number]
         if (doc === undefined || !matchesNarrowing(doc, query)) continue
-      }
+      } else if (filterTest !== undefined && !filterTest(number)) continue
       total++
       const score = scores[i] ?? 0
       const worst = top.threshold
@@ -163,6 +168,7 @@ export class TenantSearchIndex {
       this.#categoryNumbers.set(doc.category_id, category)
     }
     this.#categoryOf[number] = category
+    this.#columns.add(number, doc, this.#visibleFrom.length)
     return number
   }
 
@@ -173,6 +179,7 @@ export class TenantSearchIndex {
     const docs = this.#docs
     this.#docs = []
     this.#numbers.clear()
+    this.#columns.clear()
     this.#dead = 0
     docs.forEach((doc, old) => {
       if (doc !== undefined) renumber[old] = this.#addDoc(doc)

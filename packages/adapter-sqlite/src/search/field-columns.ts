@@ -1,0 +1,140 @@
+import type { FieldCondition, FieldOperators, FieldValue, SearchDocument } from '@frontdesk/core'
+import { matchesNarrowing } from '@frontdesk/core'
+
+/** At most this many columns per tenant index (~4 bytes per item each); other fields are read from the items. */
+export const MAX_COLUMNS = 32
+
+/**
+ * One custom field's values by document number, dictionary-coded: `ids[doc]` is the value's
+ * index in `values`, -1 when the item lacks the field. A filter then reads an `Int32Array`
+ * instead of each candidate's object (random memory reads that cost most of a filtered
+ * search), and decides each distinct value once per query.
+ */
+class FieldColumn {
+  ids: Int32Array
+  readonly values: FieldValue[] = []
+  readonly #codes = new Map<FieldValue, number>()
+  readonly #fieldId: string
+
+  constructor(fieldId: string, capacity: number) {
+    this.#fieldId = fieldId
+    this.ids = new Int32Array(capacity)
+  }
+
+  /** Records document `number`'s value (its array already large enough). */
+  set(number: number, doc: SearchDocument): void {
+    const fields = doc.fields
+    if (!Object.hasOwn(fields, this.#fieldId)) {
+      this.ids[number] = -1
+      return
+    }
+    const value = fields[this.#fieldId]
+    if (value === undefined) {
+      this.ids[number] = -1
+      return
+    }
+    let code = this.#codes.get(value)
+    if (code === undefined) {
+      code = this.values.length
+      this.values.push(value)
+      this.#codes.set(value, code)
+    }
+    this.ids[number] = code
+  }
+}
+
+/** One `(field, operators)` pair of a filter entry, compiled against its column. */
+interface CompiledPart {
+  ids: Int32Array
+  values: FieldValue[]
+  /** Per value code: 0 not decided yet, 1 passes, 2 fails. */
+  verdicts: Uint8Array
+  fieldId: string
+  operators: FieldOperators
+  key: string
+}
+
+/**
+ * The custom-field columns of one tenant index, made on first use by a filter and kept up
+ * to date as items are added (`add`); `clear` drops them (a compaction renumbers items).
+ */
+export class FieldColumns {
+  readonly #columns = new Map<string, FieldColumn>()
+
+  /** Records a newly numbered item in every existing column (`capacity`: the length the arrays need). */
+  add(number: number, doc: SearchDocument, capacity: number): void {
+    for (const column of this.#columns.values()) {
+      if (column.ids.length < capacity) {
+        const grown = new Int32Array(capacity)
+        grown.set(column.ids)
+        column.ids = grown
+      }
+      column.set(number, doc)
+    }
+  }
+
+  /** Drops every column. */
+  clear(): void {
+    this.#columns.clear()
+  }
+
+  /**
+   * A test of `filters` (as core's `matchesNarrowing` applies them) by document number, or
+   * `undefined` when a field would need a column beyond `MAX_COLUMNS` (the caller then reads
+   * the items). `docs` are the items by number, to fill a new column.
+   */
+  compile(filters: readonly FieldCondition[], docs: readonly (SearchDocument | undefined)[]): ((number: number) => boolean) | undefined {
+    const conditions: CompiledPart[][] = []
+    for (const condition of filters) {
+      const parts: CompiledPart[] = []
+      for (const [fieldId, operators] of condition.byFieldId) {
+        const column = this.#column(fieldId, docs)
+        if (column === undefined) return undefined
+        parts.push({ ids: column.ids, values: column.values, verdicts: new Uint8Array(column.values.length), fieldId, operators, key: condition.key })
+      }
+      conditions.push(parts)
+    }
+    return (number) => {
+      for (let c = 0; c < conditions.length; c++) {
+        const parts = conditions[c] ?? []
+        let passed = false
+        for (let p = 0; p < parts.length && !passed; p++) {
+          const part = parts[p]
+          if (part === undefined) continue
+          const code = part.ids[number] ?? -1
+          if (code < 0) continue
+          let verdict = part.verdicts[code] ?? 0
+          if (verdict === 0) {
+            verdict = decide(part, part.values[code])
+            part.verdicts[code] = verdict
+          }
+          passed = verdict === 1
+        }
+        if (!passed) return false
+      }
+      return true
+    }
+  }
+
+  #column(fieldId: string, docs: readonly (SearchDocument | undefined)[]): FieldColumn | undefined {
+    let column = this.#columns.get(fieldId)
+    if (column !== undefined) return column
+    if (this.#columns.size >= MAX_COLUMNS) return undefined
+    column = new FieldColumn(fieldId, Math.max(1024, docs.length))
+    for (let number = 0; number < docs.length; number++) {
+      const doc = docs[number]
+      if (doc === undefined) column.ids[number] = -1
+      else column.set(number, doc)
+    }
+    this.#columns.set(fieldId, column)
+    return column
+  }
+}
+
+/** 1 when `value` satisfies the part's operators, else 2 — by core's own rule, on an item holding only that value. */
+function decide(part: CompiledPart, value: FieldValue | undefined): number {
+  if (value === undefined) return 2
+  const doc: SearchDocument = { id: '', category_id: '', status: 'published', published_at: null, tags: [], fields: { [part.fieldId]: value } }
+  const condition: FieldCondition = { key: part.key, byFieldId: new Map([[part.fieldId, part.operators]]) }
+  return matchesNarrowing(doc, { categoryId: null, tags: null, filters: [condition] }) ? 1 : 2
+}

@@ -1,0 +1,51 @@
+import type { SearchQuery } from '@frontdesk/core'
+import { parseQueryTerms } from '@frontdesk/core'
+import { aCategory, aContent } from '@frontdesk/core/testing'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { TenantSearchIndex } from './tenant-index.ts'
+
+const NOW = '2030-01-01T00:00:00.000Z'
+const categories = [
+  aCategory('t1', 'news', { fields: [{ id: 'f_minutes', name: 'minutes', type: 'number', required: false }] }),
+  aCategory('t1', 'blog', { fields: [{ id: 'f_minutes_b', name: 'minutes', type: 'number', required: false }] }),
+]
+
+function query(overrides: Partial<SearchQuery>): SearchQuery {
+  return { terms: parseQueryTerms('office'), now: NOW, categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10_000, ...overrides }
+}
+
+test('field filters stay exact as items change, are removed and the index compacts (columns follow the renumbering)', () => {
+  const index = new TenantSearchIndex(categories)
+  const minutes = (i: number, round: number) => (i * 7 + round * 3) % 40
+  const put = (i: number, round: number) =>
+    index.upsert(aContent('t1', `c${i}`, i % 2 === 0 ? 'news' : 'blog', { title: `office ${i}`, fields: i % 5 === 0 ? {} : { [i % 2 === 0 ? 'f_minutes' : 'f_minutes_b']: minutes(i, round) } }))
+  const filters = [{ key: 'custom_minutes', byFieldId: new Map([['f_minutes', { gte: 10, lt: 30 }], ['f_minutes_b', { gte: 10, lt: 30 }]]) }]
+  const expected = (live: Set<number>, round: number, category: string | null) =>
+    [...live].filter((i) => i % 5 !== 0 && minutes(i, round) >= 10 && minutes(i, round) < 30 && (category === null || (i % 2 === 0 ? 'news' : 'blog') === category)).map((i) => `c${i}`).sort()
+  const live = new Set<number>()
+  for (let i = 0; i < 3000; i++) {
+    put(i, 0)
+    live.add(i)
+  }
+  for (const category of [null, 'news']) {
+    const found = index.search(query({ filters, categoryId: category === null ? null : `news` }))
+    assert.equal(found.hits.map((h) => h.id).sort(), expected(live, 0, category))
+    assert.is(found.total, expected(live, 0, category).length)
+  }
+  // Change every item (new numbers), then remove most of them: more than a quarter dead compacts.
+  for (let i = 0; i < 3000; i++) put(i, 1)
+  for (let i = 0; i < 2500; i++) {
+    index.remove(`c${i}`)
+    live.delete(i)
+  }
+  for (let i = 3000; i < 3100; i++) {
+    put(i, 1)
+    live.add(i)
+  }
+  const found = index.search(query({ filters }))
+  assert.equal(found.hits.map((h) => h.id).sort(), expected(live, 1, null))
+  assert.is(found.total, expected(live, 1, null).length)
+})
+
+test.run()
