@@ -48,4 +48,17 @@ test('field filters stay exact as items change, are removed and the index compac
   assert.is(found.total, expected(live, 1, null).length)
 })
 
+test('a word searched before finds the words the index learns afterwards (remembered expansions follow the vocabulary)', () => {
+  const index = new TenantSearchIndex(categories)
+  const ids = (text: string) => index.search(query({ terms: parseQueryTerms(text) })).hits.map((h) => h.id).sort()
+  index.upsert(aContent('t1', 'c1', 'news', { title: 'alpha 東京' }))
+  assert.equal(ids('alp'), ['c1'])
+  assert.equal(ids('alphx'), ['c1'])
+  assert.equal(ids('東'), ['c1'])
+  index.upsert(aContent('t1', 'c2', 'news', { title: 'alpine alphy 東北' }))
+  assert.equal(ids('alp'), ['c1', 'c2'])
+  assert.equal(ids('alphx'), ['c1', 'c2'])
+  assert.equal(ids('東'), ['c1', 'c2'])
+})
+
 test.run()
