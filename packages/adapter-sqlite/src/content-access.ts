@@ -11,7 +11,7 @@ import { listDriverCandidates } from './query/list-drivers.ts'
 import type { ChangeSet } from './records/change-set.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ContentRow, TagLookup } from './records/contents.ts'
-import { deleteContentRow, selectContent, selectContentBySlug, toContents, upsertContent } from './records/contents.ts'
+import { deleteContentRow, selectContent, selectContentBySlug, toContents, toSummaries, upsertContent } from './records/contents.ts'
 import { selectContentsByIds } from './records/contents-by-ids.ts'
 import {
   selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory,
@@ -91,14 +91,20 @@ export class ContentAccess implements ContentWriter {
         const byIds = this.#tagNamesAsIds(tenantId, query)
         if (byIds === null) return []
         const parts = listContentsSql(tenantId, byIds, this.#smallestFilter(tenantId, byIds))
-        const rows: ContentRow[] = []
-        for (const { sql, params } of parts) {
-          const room = Math.floor(query.limit) - rows.length
+        const records: ContentRecord[] = []
+        for (const { sql, params, summary } of parts) {
+          const room = Math.floor(query.limit) - records.length
           if (room <= 0) break
           // Hint: each part's last parameter is its limit; later parts fill what is left.
-          rows.push(...(this.#conn.prepare(sql).all(...params.slice(0, -1), room) as ContentRow[]))
+          const values = [...params.slice(0, -1), room]
+          if (summary) {
+            // Hint: rows as arrays: building an object per row cost a third of a covered page's statement.
+            records.push(...toSummaries(tenantId, this.#conn.prepare(sql).raw(true).all(...values) as unknown[][], this.#tag))
+          } else {
+            records.push(...toContents(this.#conn.prepare(sql).all(...values) as ContentRow[], this.#tag, query.view !== 'summary'))
+          }
         }
-        return toContents(rows, this.#tag, query.view !== 'summary')
+        return records
       }),
     )
   }
@@ -139,8 +145,7 @@ export class ContentAccess implements ContentWriter {
     let fewest = DRIVE_BELOW
     const candidates = listDriverCandidates(tenantId, query, DRIVE_BELOW)
     for (const candidate of candidates) {
-      // Hint: counting past the fewest so far is wasted (the cap is the count's last parameter).
-      const count = this.#count(candidate, fewest)
+      const count = this.#count(candidate)
       if (count < fewest) {
         fewest = count
         best = candidate
@@ -154,7 +159,7 @@ export class ContentAccess implements ContentWriter {
     let rows = fewest
     for (const candidate of candidates) {
       if (candidate === best || !inContentIdOrder(query, candidate.driver)) continue
-      const count = this.#count(candidate, DRIVE_BELOW)
+      const count = this.#count(candidate)
       if (count >= DRIVE_BELOW) continue
       parts.push(candidate.driver)
       rows += count
@@ -162,10 +167,16 @@ export class ContentAccess implements ContentWriter {
     return parts.length < 2 || rows > MERGE_ROWS_PER_ITEM * fewest ? best.driver : { kind: 'intersection', of: parts }
   }
 
-  /** A candidate's items, counted up to `cap`; remembered until the next commit (counts only steer the plan, never the result). */
-  #count({ sql, params }: DriverCandidate, cap: number): number {
-    return this.#remembered('filterCount', `${sql}\u0000${JSON.stringify(params.slice(0, -1))}\u0000${cap}`, () =>
-      this.#conn.prepare(sql).pluck().get(...params.slice(0, -1), cap) as number,
+  /**
+   * A candidate's items, counted up to `DRIVE_BELOW`; remembered until the next commit (counts
+   * only steer the plan, never the result).
+   */
+  #count({ sql, params }: DriverCandidate): number {
+    // Hint: always to the same cap, so a filter has one entry whatever was counted before it: a
+    // cap of "the fewest so far" made a key per combination (12,000 category + tag + field lists
+    // of the benchmark overflowed the memo's 10,000 entries and were counted again and again).
+    return this.#remembered('filterCount', `${sql}\u0000${JSON.stringify(params.slice(0, -1))}`, () =>
+      this.#conn.prepare(sql).pluck().get(...params.slice(0, -1), DRIVE_BELOW) as number,
     )
   }
 

@@ -9,8 +9,9 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from './migrate.ts'
 
 const T0 = '2025-06-20T12:00:00.000Z'
 
-// Rows in the shape of schema version 1, the oldest one holding data.
-function writeVersion1Data(db: Database.Database): void {
+// Rows in the shape of schema version 1, the oldest one holding data (from version 6 on, with
+// the copies of the item's links that version 6 keeps on its row and tag links).
+function writeVersion1Data(db: Database.Database, version: number): void {
   db.prepare('INSERT INTO tenants (id, code, name, created_at) VALUES (?, ?, ?, ?)').run('ten_1', 'acme', 'Acme', T0)
   db.prepare(
     `INSERT INTO categories (tenant_id, id, code, name, description, sort, active, fields, created_at, updated_at)
@@ -31,6 +32,12 @@ function writeVersion1Data(db: Database.Database): void {
     `INSERT INTO inquiries (tenant_id, id, category_code, title, content, priority, inquirer_name, inquirer_email, status, created_at)
      VALUES ('ten_1', 'inq_1', 'general', 'Hi', 'Text', 2, 'Ina', 'ina@example.com', 'open', ?)`,
   ).run(T0)
+  if (version >= 6) {
+    db.prepare("UPDATE contents SET tag_ids = '[\"tag_b\",\"tag_a\"]', field_values = ? WHERE id = 'cnt_1'").run(
+      JSON.stringify({ fld_bool: false, fld_int: 5, fld_num: 1 / 3, fld_text: 'x "quoted"' }),
+    )
+    db.prepare("UPDATE content_tags SET category_id = 'cat_1'").run()
+  }
 }
 
 test('a new file is created at the latest schema version, in WAL mode', async () => {
@@ -51,7 +58,7 @@ test('a database at every earlier version is migrated to the latest, keeping its
     const db = new Database(path)
     migrate(db, version)
     assert.is(schemaVersion(db), version)
-    if (version >= 1) writeVersion1Data(db)
+    if (version >= 1) writeVersion1Data(db, version)
     db.close()
 
     const store = openSqliteStore({ path })

@@ -93,6 +93,24 @@ test('every default-sort list seeks an index in order: no table scan, no temp B-
   await cleanup()
 })
 
+test('a summary list newest first, per category or by title reads its covering index only (schema v7): no row of contents', async () => {
+  const { store, cleanup } = openTempStore()
+  await seed(store, 10)
+  const covered: [string, string][] = [
+    ['published_at:desc, first page', 'contents_by_published'],
+    ['published_at:desc, deep page', 'contents_by_published'],
+    ['one category, deep page', 'contents_by_category'],
+    ['title:asc, first page', 'contents_by_title'],
+    ['title:asc, deep page', 'contents_by_title'],
+  ]
+  for (const [name, index] of covered) {
+    const query = { ...(INDEXED[name] as ContentQuery), view: 'summary' } as const
+    const details = plan(store, query)
+    assert.ok(details.some((d) => d.startsWith(`SEARCH c USING COVERING INDEX ${index} `)), `${name}: ${details.join(' | ')}`)
+  }
+  await cleanup()
+})
+
 test('a list driven by one tag or field filter reads its link rows first, checks the other filters on them, then fetches survivors by key', async () => {
   const { store, cleanup } = openTempStore()
   await seed(store, 10)

@@ -1,5 +1,5 @@
 import type { ContentQuery, FieldDefinition } from '@frontdesk/core'
-import { contentColumns } from '../records/contents.ts'
+import { contentColumns, summaryColumns } from '../records/contents.ts'
 import { contentFilters, driverSource, sqlValue, valueColumn } from './content-filters.ts'
 import type { ListDriver, SqlValue } from './content-filters.ts'
 
@@ -9,6 +9,8 @@ export type { SqlValue } from './content-filters.ts'
 export interface SqlQuery {
   sql: string
   params: SqlValue[]
+  /** The statement selects `summaryColumns` (read its rows with `raw()` and `toSummaries`), else `contentColumns`. */
+  summary: boolean
 }
 
 /**
@@ -104,10 +106,11 @@ function customFieldParts(tenantId: string, query: ContentQuery, field: FieldDef
 }
 
 function select(from: string, joins: string[], where: string[], order: string, params: SqlValue[], summary = false): SqlQuery {
-  // Hint: a summary leaves the big columns unread (see `ContentQuery.view`).
-  const columns = contentColumns('c.', summary)
+  // Hint: a summary reads only the columns the covering list indexes hold (schema v7), so a
+  // list in their order reads no row at all (see `ContentQuery.view`).
+  const columns = summary ? summaryColumns('c.') : contentColumns('c.')
   const sql = `SELECT ${columns} FROM ${from} ${joins.join(' ')} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`
-  return { sql, params }
+  return { sql, params, summary }
 }
 
 function limitOf(query: ContentQuery): number {
