@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { aContent } from '../testing/fixtures.ts'
-import { FoundItems } from './found-items.ts'
+import { FoundItems, ITEM_OVERHEAD } from './found-items.ts'
 import { fragmentsIn, highlightFragments, highlightIn } from './highlight.ts'
 import { parseQueryTerms } from './query-terms.ts'
 import { stripHtml } from './strip-html.ts'
@@ -55,7 +55,7 @@ test('the same id in two tenants is two items', () => {
 test('beyond its size the least recently used items are dropped', () => {
   const body = `<p>${'word '.repeat(100)}</p>`
   const item = (id: string) => aContent('t1', id, 'cat', { title: 'T', summary: 'S', body })
-  const cost = 2 * 2 + 4 * body.length + 256
+  const cost = 2 * 2 + 4 * body.length + ITEM_OVERHEAD
   const found = new FoundItems(3 * cost)
   const first = found.put(item('c1'), 1)
   found.put(item('c2'), 1)
@@ -83,7 +83,7 @@ test('it keeps what a plain least-recently-used list of the same size keeps', ()
         const key = `${tenant}/${id}`
         if (kind === 'put') {
           const item = aContent(tenant, id, 'cat', { title: `${key}@${revision}`, summary: '', body: 'x'.repeat(size * 10) })
-          const cost = 2 * item.title.length + 4 * item.body.length + 256
+          const cost = 2 * item.title.length + 4 * item.body.length + ITEM_OVERHEAD
           model.delete(key)
           if (cost <= max) model.set(key, { revision, cost, title: item.title })
           let chars = [...model.values()].reduce((sum, entry) => sum + entry.cost, 0)

@@ -1,5 +1,6 @@
 import type { ContentRecord } from '../model/content.ts'
 import { FragmentSource, MatchText } from './highlight.ts'
+import { HighlightMemo } from './highlight-memo.ts'
 import { stripHtml } from './strip-html.ts'
 
 /** The texts of an item that search highlights, prepared (see `MatchText`, `FragmentSource`). */
@@ -7,6 +8,8 @@ export interface ItemHighlightSource {
   title: MatchText
   /** The summary, then the body as text (HTML stripped). */
   fragments: FragmentSource
+  /** Highlights of the last queries that found the item. */
+  highlights: HighlightMemo
 }
 
 /** An item a search found: its record as read at `revision`, and its texts prepared for highlighting. */
@@ -24,9 +27,15 @@ interface Entry extends FoundItem {
 }
 
 /**
+ * What each item counts beside its texts: 256, and two remembered highlights (`HighlightMemo`)
+ * of ~380 characters.
+ */
+export const ITEM_OVERHEAD = 1024
+
+/**
  * About how many characters `FoundItems` keeps by default, counted over each item's title and
  * summary twice and its body four times (as read, stripped, normalised, and a margin), plus
- * 256 per item: measured on the benchmark's articles (55 % English), 1.1 bytes of heap per
+ * `ITEM_OVERHEAD` per item (256 when this was measured): measured on the benchmark's articles (55 % English), 1.1 bytes of heap per
  * character counted, so ~35 MB, ~6,000 items of 1-2 KB.
  */
 export const DEFAULT_FOUND_ITEM_CHARS = 32_000_000
@@ -84,7 +93,7 @@ export class FoundItems {
     if (old !== undefined) this.#drop(old)
     const same = old !== undefined && old.record.title === record.title && old.record.summary === record.summary && old.record.body === record.body
     const source = same ? old.source : prepare(record)
-    const cost = 2 * (record.title.length + record.summary.length) + 4 * record.body.length + 256
+    const cost = 2 * (record.title.length + record.summary.length) + 4 * record.body.length + ITEM_OVERHEAD
     const entry: Entry = { record, source, revision, cost, newer: null, older: null }
     if (cost > this.#maxChars) return entry
     let items = this.#tenants.get(record.tenant_id)
@@ -136,6 +145,6 @@ export class FoundItems {
 
 /** The texts of `record` prepared for highlighting. */
 export function prepare(record: ContentRecord): ItemHighlightSource {
-  return { title: new MatchText(record.title), fragments: new FragmentSource([record.summary, stripHtml(record.body)]) }
+  return { title: new MatchText(record.title), fragments: new FragmentSource([record.summary, stripHtml(record.body)]), highlights: new HighlightMemo() }
 }
 

@@ -9,6 +9,7 @@ import type { SearchResult } from '../port/search.ts'
 import type { FoundItem, ItemHighlightSource } from './found-items.ts'
 import { FoundItems, prepare } from './found-items.ts'
 import { fragmentsIn, highlightIn } from './highlight.ts'
+import { termsKey } from './highlight-memo.ts'
 import type { QueryTerm } from './query-terms.ts'
 import type { ParsedSearch } from './search-request.ts'
 import { parseSearchRequest } from './search-request.ts'
@@ -131,6 +132,7 @@ export function resultItem(
       if (value !== undefined) customFields[`custom_${field.name}`] = value
     }
   }
+  const highlights = source.highlights.get(termsKey(terms), () => ({ title: highlightIn(source.title, terms), fragments: fragmentsIn(source.fragments, terms) }))
   return {
     id: record.id,
     title: record.title,
@@ -141,8 +143,8 @@ export function resultItem(
     tags: record.tags.map((tag) => tag.name),
     score: Math.round(score * 10_000) / 10_000,
     highlight: {
-      title: [highlightIn(source.title, terms)],
-      search_text: fragmentsIn(source.fragments, terms),
+      title: [highlights.title],
+      search_text: [...highlights.fragments],
     },
     custom_fields: customFields,
   }
