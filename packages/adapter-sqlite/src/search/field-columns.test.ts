@@ -37,10 +37,19 @@ test('a compiled filter accepts exactly the items core accepts, items added befo
       }
       const test2 = columns.compile(filters, docs)
       if (test2 === undefined) throw new Error('no columns')
+      const expected: number[] = []
       docs.forEach((item, number) => {
         if (item === undefined) return
-        assert.is(test2(number), matchesNarrowing(item, { categoryId: null, tags: null, filters }), `item ${number}`)
+        const wanted = matchesNarrowing(item, { categoryId: null, tags: null, filters })
+        assert.is(test2.accepts(number), wanted, `item ${number}`)
+        if (wanted) expected.push(number)
       })
+      // keep: the passing ones, in order, with their scores.
+      const numbers = Int32Array.from(docs.flatMap((item, number) => (item === undefined ? [] : [number])))
+      const scores = Float64Array.from(numbers, (number) => number / 2)
+      const kept = test2.keep(numbers, scores, numbers.length)
+      assert.equal(Array.from(numbers.subarray(0, kept)), expected)
+      assert.equal(Array.from(scores.subarray(0, kept)), expected.map((number) => number / 2))
     }),
   )
 })
@@ -52,7 +61,7 @@ test(`at most ${MAX_COLUMNS} columns: a filter over more fields is left to the c
   for (let i = 0; i < MAX_COLUMNS; i++) assert.ok(columns.compile([filter(`f${i}`)], docs))
   assert.is(columns.compile([filter('a')], docs), undefined)
   columns.clear()
-  assert.is(columns.compile([filter('a')], docs)?.(0), true)
+  assert.is(columns.compile([filter('a')], docs)?.accepts(0), true)
 })
 
 test.run()

@@ -79,11 +79,11 @@ export class FieldColumns {
   }
 
   /**
-   * A test of `filters` (as core's `matchesNarrowing` applies them) by document number, or
+   * `filters` (as core's `matchesNarrowing` applies them) compiled against the columns, or
    * `undefined` when a field would need a column beyond `MAX_COLUMNS` (the caller then reads
    * the items). `docs` are the items by number, to fill a new column.
    */
-  compile(filters: readonly FieldCondition[], docs: readonly (SearchDocument | undefined)[]): ((number: number) => boolean) | undefined {
+  compile(filters: readonly FieldCondition[], docs: readonly (SearchDocument | undefined)[]): CompiledFilter | undefined {
     const conditions: CompiledPart[][] = []
     for (const condition of filters) {
       const parts: CompiledPart[] = []
@@ -94,26 +94,7 @@ export class FieldColumns {
       }
       conditions.push(parts)
     }
-    return (number) => {
-      for (let c = 0; c < conditions.length; c++) {
-        const parts = conditions[c] ?? []
-        let passed = false
-        for (let p = 0; p < parts.length && !passed; p++) {
-          const part = parts[p]
-          if (part === undefined) continue
-          const code = part.ids[number] ?? -1
-          if (code < 0) continue
-          let verdict = part.verdicts[code] ?? 0
-          if (verdict === 0) {
-            verdict = decide(part, part.values[code])
-            part.verdicts[code] = verdict
-          }
-          passed = verdict === 1
-        }
-        if (!passed) return false
-      }
-      return true
-    }
+    return new CompiledFilter(conditions)
   }
 
   #column(fieldId: string, docs: readonly (SearchDocument | undefined)[]): FieldColumn | undefined {
@@ -129,6 +110,68 @@ export class FieldColumns {
     this.#columns.set(fieldId, column)
     return column
   }
+}
+
+/** Filters compiled against columns (see `FieldColumns.compile`). */
+export class CompiledFilter {
+  readonly #conditions: CompiledPart[][]
+
+  constructor(conditions: CompiledPart[][]) {
+    this.#conditions = conditions
+  }
+
+  /** Whether document `number` passes every filter entry (one of an entry's fields satisfying it). */
+  accepts(number: number): boolean {
+    const conditions = this.#conditions
+    for (let c = 0; c < conditions.length; c++) {
+      const parts = conditions[c] ?? []
+      let passed = false
+      for (let p = 0; p < parts.length && !passed; p++) {
+        const part = parts[p]
+        if (part !== undefined) passed = passes(part, number)
+      }
+      if (!passed) return false
+    }
+    return true
+  }
+
+  /**
+   * Keeps, in place and in order, the documents of `docs[0, length)` (and their `scores`) that
+   * pass; returns how many. One loop over typed arrays for the usual single-field entry.
+   */
+  keep(docs: Int32Array, scores: Float64Array, length: number): number {
+    const only = this.#conditions.length === 1 ? this.#conditions[0] : undefined
+    const part = only?.length === 1 ? only[0] : undefined
+    let kept = 0
+    if (part !== undefined) {
+      for (let i = 0; i < length; i++) {
+        const number = docs[i] ?? 0
+        if (!passes(part, number)) continue
+        docs[kept] = number
+        scores[kept++] = scores[i] ?? 0
+      }
+      return kept
+    }
+    for (let i = 0; i < length; i++) {
+      const number = docs[i] ?? 0
+      if (!this.accepts(number)) continue
+      docs[kept] = number
+      scores[kept++] = scores[i] ?? 0
+    }
+    return kept
+  }
+}
+
+/** Whether document `number` has the part's field with a value satisfying its operators. */
+function passes(part: CompiledPart, number: number): boolean {
+  const code = part.ids[number] ?? -1
+  if (code < 0) return false
+  let verdict = part.verdicts[code] ?? 0
+  if (verdict === 0) {
+    verdict = decide(part, part.values[code])
+    part.verdicts[code] = verdict
+  }
+  return verdict === 1
 }
 
 /** 1 when `value` satisfies the part's operators, else 2 — by core's own rule, on an item holding only that value. */

@@ -123,9 +123,11 @@ export class TenantSearchIndex {
     // Visibility and category are decided inside the matcher, from typed arrays, before any object is touched.
     const eligible = { visibleFrom: this.#visibleFrom, now, categoryOf: this.#categoryOf, allowed }
     const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible)
-    // Field filters from the columns when they can; tag filters (and fields beyond the columns' cap) from the items.
-    const filterTest = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
-    const narrowed = query.tags !== null || (query.filters.length > 0 && filterTest === undefined)
+    // Field filters from the columns when they can, in one pass over the matches; tag filters
+    // (and fields beyond the columns' cap) from the items.
+    const filter = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
+    if (filter !== undefined) matches.length = filter.keep(matches.docs, matches.scores, matches.length)
+    const narrowed = query.tags !== null || (query.filters.length > 0 && filter === undefined)
     const compare = searchComparator(query.sort)
     const top = new TopHits<ScoredDocument>(query.from + query.size, compare)
     const relevance = query.sort.kind === 'relevance'
@@ -138,7 +140,7 @@ export class TenantSearchIndex {
       if (narrowed) {
         const doc = docs[number]
         if (doc === undefined || !matchesNarrowing(doc, query)) continue
-      } else if (filterTest !== undefined && !filterTest(number)) continue
+      }
       total++
       const score = scores[i] ?? 0
       const worst = top.threshold
