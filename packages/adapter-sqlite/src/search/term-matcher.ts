@@ -89,19 +89,28 @@ export class TermMatcher {
         const { list, length } = this.#index.postings(alt.id)
         const idf = Math.log(1 + (liveDocs - length + 0.5) / (length + 0.5))
         const factor = alt.factor * Math.max(idf, 0)
-        for (let i = 0; i < length; i++) {
-          const posting = list[i] ?? 0
-          const doc = posting >>> 8
-          const seen = hits[doc] ?? 0
-          if (seen === g) {
-            if (g === 0) {
+        if (g === 0) {
+          // The first group: a document seen for the first time (0) becomes a candidate if eligible.
+          for (let i = 0; i < length; i++) {
+            const posting = list[i] ?? 0
+            const doc = posting >>> 8
+            if (hits[doc] === 0) {
               // NaN (never visible, dead) fails the comparison too.
               if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
               if (count === candidates.length) candidates = this.#growCandidates()
               candidates[count++] = doc
+              hits[doc] = 1
             }
-            hits[doc] = g + 1
-          } else if (seen !== g + 1) continue
+            scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
+          }
+          continue
+        }
+        for (let i = 0; i < length; i++) {
+          const posting = list[i] ?? 0
+          const doc = posting >>> 8
+          const seen = hits[doc] ?? 0
+          if (seen === g) hits[doc] = g + 1
+          else if (seen !== g + 1) continue
           scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
         }
       }
