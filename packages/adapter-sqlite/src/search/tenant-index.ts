@@ -135,6 +135,9 @@ export class TenantSearchIndex {
     const numbers = matches.docs
     const scores = matches.scores
     let total = 0
+    // The score a candidate must reach to be offered (the worst kept one's, once `k` are kept):
+    // most candidates of a common word are turned away by this one comparison.
+    let bar = Number.NEGATIVE_INFINITY
     for (let i = 0; i < matches.length; i++) {
       const number = numbers[i] ?? 0
       if (narrowed) {
@@ -143,10 +146,11 @@ export class TenantSearchIndex {
       }
       total++
       const score = scores[i] ?? 0
-      const worst = top.threshold
-      if (relevance && worst !== undefined && score < worst.score) continue
+      if (relevance && score < bar) continue
       const doc = docs[number]
-      if (doc !== undefined) top.push({ doc, score })
+      if (doc === undefined) continue
+      top.push({ doc, score })
+      if (relevance) bar = top.threshold?.score ?? Number.NEGATIVE_INFINITY
     }
     return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
   }
