@@ -8,6 +8,8 @@ const FUZZY_WEIGHT = 0.45
 
 /** At most this many query terms' expansions are remembered (then all are dropped: a simple bound). */
 const MAX_EXPANSIONS = 2000
+/** …holding at most this many alternatives in all (~40 bytes each): a one-letter prefix alone may expand to thousands. */
+const MAX_REMEMBERED_ALTERNATIVES = 200_000
 
 /** One index term a query term matches, with the weight of that kind of match. */
 interface Alternative {
@@ -58,6 +60,7 @@ export class TermMatcher {
   // Query term → its groups, valid for a vocabulary of `#cachedTerms` terms (see `#cachedGroups`).
   readonly #expansions = new Map<string, Alternative[][]>()
   #cachedTerms = -1
+  #remembered = 0
 
   constructor(index: InvertedIndex) {
     this.#index = index
@@ -172,14 +175,20 @@ export class TermMatcher {
   #cachedGroups(term: QueryTerm): Alternative[][] {
     if (this.#index.termCount !== this.#cachedTerms) {
       this.#expansions.clear()
+      this.#remembered = 0
       this.#cachedTerms = this.#index.termCount
     }
     const key = term.kind === 'word' ? `w${term.fuzzy}${term.term}` : `c${term.prefix ? 1 : 0}${term.grams.join('\u0000')}`
     let groups = this.#expansions.get(key)
     if (groups === undefined) {
       groups = this.#groups(term)
-      if (this.#expansions.size >= MAX_EXPANSIONS) this.#expansions.clear()
+      const alternatives = groups.reduce((n, group) => n + group.length, 0)
+      if (this.#expansions.size >= MAX_EXPANSIONS || this.#remembered + alternatives > MAX_REMEMBERED_ALTERNATIVES) {
+        this.#expansions.clear()
+        this.#remembered = 0
+      }
       this.#expansions.set(key, groups)
+      this.#remembered += alternatives
     }
     return groups
   }
