@@ -86,27 +86,28 @@ export class ContentAccess implements ContentWriter {
   }
 
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
-    return this.#run(() =>
-      this.#conn.snapshot(() => {
-        const byIds = this.#tagNamesAsIds(tenantId, query)
-        if (byIds === null) return []
-        const parts = listContentsSql(tenantId, byIds, this.#smallestFilter(tenantId, byIds))
-        const records: ContentRecord[] = []
-        for (const { sql, params, summary } of parts) {
-          const room = Math.floor(query.limit) - records.length
-          if (room <= 0) break
-          // Hint: each part's last parameter is its limit; later parts fill what is left.
-          const values = [...params.slice(0, -1), room]
-          if (summary) {
-            // Hint: rows as arrays: building an object per row cost a third of a covered page's statement.
-            records.push(...toSummaries(tenantId, this.#conn.prepare(sql).raw(true).all(...values) as unknown[][], this.#tag))
-          } else {
-            records.push(...toContents(this.#conn.prepare(sql).all(...values) as ContentRow[], this.#tag, query.view !== 'summary'))
-          }
-        }
-        return records
-      }),
-    )
+    return this.#run(() => this.#conn.snapshot(() => this.#listPage(tenantId, query)))
+  }
+
+  /** One page of a list, on one snapshot (the caller's). */
+  #listPage(tenantId: string, query: ContentQuery): ContentRecord[] {
+    const byIds = this.#tagNamesAsIds(tenantId, query)
+    if (byIds === null) return []
+    const parts = listContentsSql(tenantId, byIds, this.#smallestFilter(tenantId, byIds))
+    const records: ContentRecord[] = []
+    for (const { sql, params, summary } of parts) {
+      const room = Math.floor(query.limit) - records.length
+      if (room <= 0) break
+      // Hint: each part's last parameter is its limit; later parts fill what is left.
+      const values = [...params.slice(0, -1), room]
+      if (summary) {
+        // Hint: rows as arrays: building an object per row cost a third of a covered page's statement.
+        records.push(...toSummaries(tenantId, this.#conn.prepare(sql).raw(true).all(...values) as unknown[][], this.#tag))
+      } else {
+        records.push(...toContents(this.#conn.prepare(sql).all(...values) as ContentRow[], this.#tag, query.view !== 'summary'))
+      }
+    }
+    return records
   }
 
   /**

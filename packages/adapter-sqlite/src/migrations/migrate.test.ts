@@ -64,6 +64,10 @@ test('a database at every earlier version is migrated to the latest, keeping its
     const store = openSqliteStore({ path })
     assert.is(schemaVersion(store.db), SCHEMA_VERSION, `from version ${version}`)
     if (version >= 1) assert.is(store.db.pragma('page_size', { simple: true }), 4096, 'an existing file keeps its page size')
+    for (const index of ['contents_by_published', 'contents_by_category', 'contents_by_title']) {
+      const columns = store.db.prepare(`SELECT name FROM pragma_index_info('${index}')`).pluck().all()
+      assert.ok(['summary', 'tag_ids', 'author_name', 'version'].every((c) => columns.includes(c)), `${index} covers list items from version ${version}`)
+    }
     const triggers = store.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get()
     assert.is(triggers, 0, `no per-row triggers left after migrating from version ${version}`)
     if (version >= 1) {

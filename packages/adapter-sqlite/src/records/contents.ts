@@ -36,16 +36,11 @@ const COLUMNS = [
 ] as const
 
 /**
- * The `contents` columns, for `SELECT` lists (qualified with `prefix`, e.g. `c.`). A `summary`
- * leaves the big columns unread: `body` is `''`, `meta` and `field_values` are `{}` (see
- * `ContentQuery.view`).
+ * The `contents` columns, for `SELECT` lists (qualified with `prefix`, e.g. `c.`). A list of
+ * summaries reads `summaryColumns` instead.
  */
-export function contentColumns(prefix = '', summary = false): string {
-  const unread: Partial<Record<(typeof COLUMNS)[number], string>> = summary ? { body: "''", meta: "'{}'", field_values: "'{}'" } : {}
-  return COLUMNS.map((column) => {
-    const constant = unread[column]
-    return constant === undefined ? prefix + column : `${constant} AS ${column}`
-  }).join(', ')
+export function contentColumns(prefix = ''): string {
+  return COLUMNS.map((column) => prefix + column).join(', ')
 }
 
 /**
