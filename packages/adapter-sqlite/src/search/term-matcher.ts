@@ -19,7 +19,8 @@ interface Alternative {
 
 /**
  * The documents matching every query term, and their scores (parallel arrays, `[0, length)`).
- * The arrays are the matcher's scratch space: valid until its next `match`.
+ * The arrays are the matcher's scratch space: valid until its next `match` (the caller may
+ * shorten `length` after filtering them in place).
  */
 export interface TermMatches {
   docs: Int32Array
@@ -46,9 +47,10 @@ export interface Eligibility {
  * a word is one group (the term itself, the terms it is a prefix of, and with `fuzzy` the
  * terms one edit away); a CJK run is one group per bigram, matched exactly (a one-character
  * run: that character as a prefix). Groups are evaluated rarest first: the first one decides
- * the candidates, every later one only marks those it also holds, so the work is the sum of
- * the groups' posting lengths and never grows with the number of results. Scores add up, as
- * in MiniSearch: per alternative, IDF × the posting's weight × the match kind's weight.
+ * the candidates (only eligible documents: see `Eligibility`), every later one only marks those
+ * it also holds, so the work is the sum of the groups' posting lengths and never grows with the
+ * number of results. Scores add up, as in MiniSearch: per alternative, IDF × the posting's
+ * weight × the match kind's weight, in the order of the groups and their alternatives.
  */
 export class TermMatcher {
   readonly #index: InvertedIndex
