@@ -8,7 +8,7 @@ import type { Route } from './routes.ts'
 import { matchRoute } from './routes.ts'
 import { OPENAPI_PATH } from './openapi/openapi-document.ts'
 import { openApiResponse } from './openapi/openapi-response.ts'
-import { ifNoneMatchMatches, serializeBody } from './serialized-body.ts'
+import { bodyBytes, ifNoneMatchMatches, serializeBody } from './serialized-body.ts'
 import type { UnavailableReporter } from './unavailable-report.ts'
 import { createUnavailableLog, isUnavailable } from './unavailable-report.ts'
 
@@ -132,13 +132,13 @@ function setRateLimitHeaders(headers: Record<string, string>, state: { limit: nu
 }
 
 function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined, tenantId: string): HttpResponse {
-  // The ETag covers the tenant: another tenant's identical body never earns a 304.
-  const { bytes, etag } = serializeBody(reply.body, tenantId)
   if (reply.replayed === true) headers['idempotent-replayed'] = 'true'
   if (reply.cache.kind === 'no-store') {
     headers['cache-control'] = 'no-store'
-    return { status: reply.status, headers, body: bytes }
+    return { status: reply.status, headers, body: bodyBytes(reply.body) }
   }
+  // The ETag covers the tenant: another tenant's identical body never earns a 304.
+  const { bytes, etag } = serializeBody(reply.body, tenantId)
   headers['cache-control'] = `private, max-age=${reply.cache.maxAge}`
   headers.etag = etag
   // Reached only after the key and permission checks passed, as CONTRACT §4 demands.
