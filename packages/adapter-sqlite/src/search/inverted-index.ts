@@ -1,4 +1,5 @@
 import { forEachIndexTerm } from '@frontdesk/core'
+import { BigramIds } from './bigram-ids.ts'
 import SearchableMap from 'minisearch/SearchableMap'
 
 /** Field weights (CONTRACT §5: title highest), in the order `addDocument` takes the fields. */
@@ -76,11 +77,8 @@ export class InvertedIndex {
   // Scratch space of `addDocument`, by term id: frequency in the field, weight in the document.
   #tf = new Int32Array(1024)
   #weight = new Float64Array(1024)
-  // CJK bigram → term id by number (see `#pairId`): 2^(32 - shift) slots, key 0 = empty.
-  #pairKeys = new Int32Array(1 << 12)
-  #pairIds = new Int32Array(1 << 12)
-  #pairShift = 32 - 12
-  #pairCount = 0
+  // CJK bigrams → term ids without making strings (see `BigramIds`).
+  readonly #bigrams = new BigramIds((gram) => this.#termId(gram, true))
   #fieldTerms = new Int32Array(4096)
   #docTerms = new Int32Array(4096)
 
@@ -127,7 +125,7 @@ export class InvertedIndex {
         },
         (first, second) => {
           if (length === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
-          this.#fieldTerms[length++] = this.#pairId(first, second)
+          this.#fieldTerms[length++] = this.#bigrams.idOf(first, second)
         },
       )
       const total = (this.#fieldTotals[f] ?? 0) + length
@@ -223,46 +221,6 @@ export class InvertedIndex {
     const chunks = used.map((n, id) => (this.#lists[id] ?? new Uint32Array(0)).subarray(0, n))
     const data = { terms: [...this.#terms], cjk: [...this.#cjk], used, fieldTotals: Array.from(this.#fieldTotals), fieldDocs: this.#fieldDocs }
     return { data, chunks }
-  }
-
-  /**
-   * The id of the CJK bigram `String.fromCharCode(first, second)`, by number: an
-   * open-addressing table of `first << 16 | second` (never 0: CJK code units are ≥ 0x3040),
-   * so the common case makes no string and hashes no string.
-   */
-  #pairId(first: number, second: number): number {
-    const key = (first << 16) | second
-    const keys = this.#pairKeys
-    const mask = keys.length - 1
-    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.#pairShift; ; slot = (slot + 1) & mask) {
-      const found = keys[slot] ?? 0
-      if (found === key) return this.#pairIds[slot] ?? 0
-      if (found !== 0) continue
-      const id = this.#termId(String.fromCharCode(first, second), true)
-      keys[slot] = key
-      this.#pairIds[slot] = id
-      if (++this.#pairCount * 2 > keys.length) this.#growPairs()
-      return id
-    }
-  }
-
-  #growPairs(): void {
-    const keys = this.#pairKeys
-    const ids = this.#pairIds
-    this.#pairKeys = new Int32Array(keys.length * 2)
-    this.#pairIds = new Int32Array(keys.length * 2)
-    this.#pairShift--
-    this.#pairCount = 0
-    const mask = this.#pairKeys.length - 1
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] ?? 0
-      if (key === 0) continue
-      let slot = Math.imul(key, 0x9e3779b1) >>> this.#pairShift
-      while (this.#pairKeys[slot] !== 0) slot = (slot + 1) & mask
-      this.#pairKeys[slot] = key
-      this.#pairIds[slot] = ids[i] ?? 0
-      this.#pairCount++
-    }
   }
 
   #termId(term: string, cjk: boolean): number {

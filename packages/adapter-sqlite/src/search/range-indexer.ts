@@ -1,4 +1,5 @@
 import type { CategoryRecord, SearchDocument } from '@frontdesk/core'
+import { BigramIds } from './bigram-ids.ts'
 import type { SourceItem } from './build-source.ts'
 import { forEachBuildTerm } from './build-terms.ts'
 import { B, BOOSTS, DELTA, FIELDS, K1, MAX_DOCUMENTS, weightCode } from './inverted-index.ts'
@@ -45,11 +46,8 @@ export class RangeIndexer {
   #lastDoc = new Int32Array(1024).fill(-1)
   /** Scratch of `add`, by term: frequency in the current field. */
   #tf = new Int32Array(1024)
-  // CJK bigram → term id by number, as `InvertedIndex` looks them up (see `#pairId`).
-  #pairKeys = new Int32Array(1 << 12)
-  #pairIds = new Int32Array(1 << 12)
-  #pairShift = 32 - 12
-  #pairCount = 0
+  // CJK bigrams → term ids without making strings (see `BigramIds`).
+  readonly #bigrams = new BigramIds((gram) => this.#termId(gram, true))
   /** Term ids of the field being analysed. */
   #fieldTerms = new Int32Array(4096)
   #fieldLength = 0
@@ -73,7 +71,7 @@ export class RangeIndexer {
   }
   readonly #pairSink = (first: number, second: number): void => {
     if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
-    this.#fieldTerms[this.#fieldLength++] = this.#pairId(first, second)
+    this.#fieldTerms[this.#fieldLength++] = this.#bigrams.idOf(first, second)
   }
 
   readonly #chunkSize: number
@@ -241,40 +239,6 @@ export class RangeIndexer {
     }
     this.#cjk[id] = cjk ? 1 : 0
     return id
-  }
-
-  /** As `InvertedIndex`'s: a CJK bigram's term id by its two code units, without making a string. */
-  #pairId(first: number, second: number): number {
-    const key = (first << 16) | second
-    const keys = this.#pairKeys
-    const mask = keys.length - 1
-    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.#pairShift; ; slot = (slot + 1) & mask) {
-      const found = keys[slot] ?? 0
-      if (found === key) return this.#pairIds[slot] ?? 0
-      if (found !== 0) continue
-      const id = this.#termId(String.fromCharCode(first, second), true)
-      keys[slot] = key
-      this.#pairIds[slot] = id
-      if (++this.#pairCount * 2 > keys.length) this.#growPairs()
-      return id
-    }
-  }
-
-  #growPairs(): void {
-    const keys = this.#pairKeys
-    const ids = this.#pairIds
-    this.#pairKeys = new Int32Array(keys.length * 2)
-    this.#pairIds = new Int32Array(keys.length * 2)
-    this.#pairShift--
-    const mask = this.#pairKeys.length - 1
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] ?? 0
-      if (key === 0) continue
-      let slot = Math.imul(key, 0x9e3779b1) >>> this.#pairShift
-      while (this.#pairKeys[slot] !== 0) slot = (slot + 1) & mask
-      this.#pairKeys[slot] = key
-      this.#pairIds[slot] = ids[i] ?? 0
-    }
   }
 }
 
