@@ -10,6 +10,7 @@ import type { Database } from 'better-sqlite3'
 import { createApiKey, createFrontdesk } from '@frontdesk/core'
 import { CATEGORY_CODES, fieldId, REGIONS } from '../../../bench/dataset.ts'
 import { openSqliteStore } from '../src/sqlite-store.ts'
+import { walkedPages } from './walked-pages.ts'
 const store = openSqliteStore({ path: process.argv[2] as string })
 const frontdesk = createFrontdesk({ store, cache: { maxEntries: 0 }, defaultRateLimit: 0 })
 const tenant = await store.getTenantByCode('bench')
@@ -39,17 +40,7 @@ const tags = db.prepare('SELECT t.name FROM tags t JOIN content_tags ct ON ct.te
 const combos: URLSearchParams[] = []
 for (const code of CATEGORY_CODES) for (const tag of tags) for (const region of REGIONS) combos.push(new URLSearchParams({ category_code: code, tags: tag, field_filters: `${fieldId(code, 'region')}:${region}` }))
 // The walked lists' pages (default order, each category, title order), as list_miss rotates them.
-const pages: URLSearchParams[] = []
-for (const query of ['', ...CATEGORY_CODES.map((code) => `category_code=${code}`), 'sort=title:asc']) {
-  let cursor: string | null = null
-  for (let page = 0; page < 100_000; page++) {
-    const params = new URLSearchParams(query)
-    if (cursor !== null) params.set('cursor', cursor)
-    pages.push(params)
-    cursor = (await frontdesk.listContents(principal, params)).body.pagination.next_cursor
-    if (cursor === null) break
-  }
-}
+const pages = await walkedPages(frontdesk, principal)
 let prng = 7
 for (const [name, lists] of [['category + tag + field', combos], ['walked pages', pages]] as const) {
   for (let round = 0; round < 2; round++) {

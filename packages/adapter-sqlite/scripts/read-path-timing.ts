@@ -11,6 +11,7 @@ import { createApiKey, createFrontdesk } from '@frontdesk/core'
 import { CATEGORY_CODES, fieldId, REGIONS } from '../../../bench/dataset.ts'
 import { percentile } from '../../../bench/stats.ts'
 import { openSqliteStore } from '../src/sqlite-store.ts'
+import { walkedPages } from './walked-pages.ts'
 
 const args = process.argv.slice(2)
 const path = args[0]
@@ -77,18 +78,7 @@ async function time(label: string, count: number, work: (i: number) => Promise<u
 }
 
 // Pages to fetch: cursors of the walked lists (default order, each category, title order).
-const pages: URLSearchParams[] = []
-for (const query of ['', ...CATEGORY_CODES.map((code) => `category_code=${code}`), 'sort=title:asc']) {
-  let cursor: string | null = null
-  for (let page = 0; page < 100_000; page++) {
-    const params = new URLSearchParams(query)
-    if (cursor !== null) params.set('cursor', cursor)
-    pages.push(params)
-    const reply = await frontdesk.listContents(principal, params)
-    cursor = reply.body.pagination.next_cursor
-    if (cursor === null) break
-  }
-}
+const pages = await walkedPages(frontdesk, principal)
 const combos: URLSearchParams[] = []
 const tags = store.db
   .prepare('SELECT t.name FROM tags t JOIN content_tags ct ON ct.tenant_id = t.tenant_id AND ct.tag_id = t.id WHERE t.tenant_id = ? GROUP BY t.id ORDER BY count(*) DESC LIMIT 100')
