@@ -20,7 +20,11 @@ export function jsonSizeOf(value: unknown): number {
       }
       let size = 2
       let first = true
-      for (const [key, item] of Object.entries(value)) {
+      // Hint: for…in over own keys, not Object.entries: no array per property (it was half the cost).
+      const record = value as Record<string, unknown>
+      for (const key in record) {
+        if (!Object.hasOwn(record, key)) continue
+        const item = record[key]
         if (item === undefined || typeof item === 'function') continue
         size += (first ? 0 : 1) + key.length + 3 + jsonSizeOf(item)
         first = false
