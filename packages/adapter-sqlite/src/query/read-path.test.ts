@@ -104,7 +104,7 @@ test('driven from any one of its tag or field filters, a list walks the same pag
 })
 
 test("an item's tag links and field values follow its updates: category moves, retagging, renamed tags, changed fields", async () => {
-  const { store, cleanup } = openTempStore()
+  const { store, path, cleanup } = openTempStore()
   await store.createTenant(aTenant(T))
   const tagA = aTag(T, 'tag_a', 'a')
   const tagB = aTag(T, 'tag_b', 'b')
@@ -141,6 +141,15 @@ test("an item's tag links and field values follow its updates: category moves, r
   assert.equal((await store.getContent(T, 'cnt_2'))?.tags, [{ id: 'tag_a', name: 'renamed' }])
   assert.equal((await store.getContentBySlug(T, again?.slug ?? ''))?.tags, [{ id: 'tag_a', name: 'renamed' }])
   assert.equal(await listed({ tagNames: ['renamed'] }), ['cnt_1', 'cnt_2'])
+  const names = async (view?: 'summary') =>
+    (await store.listContents(T, { visibility: { kind: 'public', now: at(0) }, sort: { key: 'published_at', direction: 'desc' }, limit: 10, ...(view === undefined ? {} : { view }) }))
+      .map((item) => item.tags.map((tag) => tag.name).join())
+  assert.equal(await names('summary'), ['renamed', 'renamed'])
+  assert.equal(await names(), ['renamed', 'renamed'])
+  // Renamed by another process: the remembered names are dropped with its commit.
+  inAnotherProcess(path, `UPDATE tags SET name = 'elsewhere' WHERE id = 'tag_a'`)
+  assert.equal(await names('summary'), ['elsewhere', 'elsewhere'])
+  assert.equal((await store.getContent(T, 'cnt_2'))?.tags, [{ id: 'tag_a', name: 'elsewhere' }])
   // Unchanged links are not rewritten, and the row's copies still match the link tables.
   const rows = store.db.prepare('SELECT content_id, tag_id, category_id FROM content_tags ORDER BY content_id, position').all()
   assert.equal(rows, [{ content_id: 'cnt_1', tag_id: 'tag_a', category_id: 'cat_1' }, { content_id: 'cnt_2', tag_id: 'tag_a', category_id: 'cat_1' }])
