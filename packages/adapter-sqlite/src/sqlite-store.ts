@@ -298,6 +298,14 @@ export class SqliteStore implements Store {
     if (this.#gate.closed) return
     await this.#inquiries.drain()
     await this.#gate.close()
+    // Hint: a WAL grown by a big transaction (an import) keeps its size until a writer starts it
+    // over; a process leaving after writing empties it, so that a server which only reads does
+    // not keep hundreds of MB of WAL on disk. Best effort: a reader mid-read makes it a no-op.
+    try {
+      this.#writer.db.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // Busy or failing storage: the WAL is checkpointed by the next writer instead.
+    }
     this.#reader.db.close()
     this.#writer.db.close()
   }
