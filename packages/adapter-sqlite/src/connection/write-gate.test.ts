@@ -23,4 +23,24 @@ test('a transaction given cacheKib runs with that page cache and gives it back a
   remove()
 })
 
+test('a nested run is refused in every transaction: queued ones, and new ones after the gate went idle', async () => {
+  const { path, remove } = tempDbPath()
+  const conn = openConnection(path, 'writer')
+  const gate = new WriteGate(conn, 1000)
+  const nested = async (): Promise<string> => {
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.ok(gate.inside)
+    return String(await gate.run(async () => 'ran').catch((e: unknown) => e))
+  }
+  // Hint: B and C queue behind A; the gate stops tracking its context only once all three settled.
+  const queued = await Promise.all([gate.run(nested), gate.run(nested), gate.run(nested)])
+  for (const outcome of queued) assert.match(outcome, /do not nest/)
+  assert.not.ok(gate.inside)
+  assert.match(await gate.run(nested), /do not nest/, 'after the gate went idle')
+  assert.is(await gate.run(async () => 'ran'), 'ran')
+  await gate.close()
+  conn.db.close()
+  remove()
+})
+
 test.run()
