@@ -7,6 +7,13 @@ export interface Answer {
   json: unknown
 }
 
+/** An answer as sent: status, headers and the body's bytes. */
+export interface RawAnswer {
+  status: number
+  headers: Record<string, string>
+  body: Buffer
+}
+
 /** A tiny HTTPS client trusting one certificate, for the benchmark's own checks (not for load). */
 export class HttpsClient {
   readonly #agent: https.Agent
@@ -20,7 +27,19 @@ export class HttpsClient {
   }
 
   /** Sends one request; rejects on a network error or after `timeoutMs`. */
-  request(method: string, path: string, body?: string, timeoutMs = 10_000): Promise<Answer> {
+  async request(method: string, path: string, body?: string, timeoutMs = 10_000): Promise<Answer> {
+    const raw = await this.raw(method, path, body, timeoutMs)
+    let json: unknown = null
+    try {
+      json = JSON.parse(raw.body.toString('utf8'))
+    } catch {
+      json = null
+    }
+    return { status: raw.status, json }
+  }
+
+  /** Sends one request and returns the answer as it came; rejects on a network error or after `timeoutMs`. */
+  raw(method: string, path: string, body?: string, timeoutMs = 10_000): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
       const req = https.request(
         `${this.origin}${path}`,
@@ -34,14 +53,9 @@ export class HttpsClient {
           const chunks: Buffer[] = []
           res.on('data', (chunk: Buffer) => chunks.push(chunk))
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8')
-            let json: unknown = null
-            try {
-              json = JSON.parse(text)
-            } catch {
-              json = null
-            }
-            resolve({ status: res.statusCode ?? 0, json })
+            const headers: Record<string, string> = {}
+            for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers[name] = value
+            resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) })
           })
           res.on('error', reject)
         },

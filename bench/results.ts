@@ -59,6 +59,11 @@ export interface RunResults {
   }
   ceiling: LoadResult[]
   ceilingRps?: number
+  /**
+   * The same bare server answering with the detail hit's exact reply (headers and body, a
+   * fresh request id each time): how far the reply's size alone takes the ceiling down.
+   */
+  replyCeiling?: { replyBytes: number; result: LoadResult; ratio?: number }
   scenarios: ScenarioResult[]
   inProcess?: Omit<InProcessResults, 'walks'> & { walkedPages: number }
   checks: Check[]

@@ -13,6 +13,7 @@ import { runLoad, startCeiling } from './load.ts'
 import type { BenchOptions } from './options.ts'
 import { parseOptions } from './options.ts'
 import { formatReport } from './report.ts'
+import type { RecordedReply } from './ceiling-server.ts'
 import type { RunResults } from './results.ts'
 import { buildScenarios, CACHE_ENTRIES, firstRequest } from './scenarios.ts'
 import { fileBytes, seed } from './seed.ts'
@@ -171,8 +172,22 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     const ceilingPlan: RequestPlan = { kind: 'fixed', method: 'GET', path: '/v1/cms/contents/ceiling' }
     log('ceiling: bare node:https…')
     results.ceiling.push(await runLoad(job(ceiling.origin, ceilingPlan)))
-
     const scenarios = buildScenarios(facts, walks, inProcess.deepPage, inProcess.queries).filter((s) => options.only === null || options.only.includes(s.id))
+    const hit = scenarios.find((s) => s.id === 'detail_hit')
+    if (hit?.plan.kind === 'fixed') {
+      const answer = await client.raw('GET', hit.plan.path)
+      const replyPath = join(dir, 'detail-hit-reply.json')
+      const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)))
+      writeFileSync(replyPath, JSON.stringify({ status: answer.status, headers, bodyBase64: answer.body.toString('base64') } satisfies RecordedReply))
+      const replay = await startCeiling(cert.certPath, cert.keyPath, replyPath)
+      try {
+        log(`ceiling: bare node:https with the detail hit's reply (${answer.body.length} bytes of body)…`)
+        results.replyCeiling = { replyBytes: answer.body.length, result: await runLoad(job(replay.origin, ceilingPlan)) }
+      } finally {
+        await stopChild(replay.child, 2000)
+      }
+    }
+
     for (const scenario of scenarios) {
       const first = firstRequest(scenario.plan)
       const problem = scenario.check(await client.request(first.method, first.path, first.body))
@@ -200,6 +215,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     const ceilingRps = results.ceiling.reduce((n, c) => n + c.rps, 0) / results.ceiling.length
     results.ceilingRps = ceilingRps
     for (const s of results.scenarios) if (s.result !== undefined) s.ratio = s.result.rps / ceilingRps
+    if (results.replyCeiling !== undefined) results.replyCeiling.ratio = results.replyCeiling.result.rps / ceilingRps
     results.serve.rssAfterLoadBytes = residentBytes(serve.child.pid)
     results.serve.dbBytesAfter = fileBytes(dbPath)
   } finally {

@@ -27,6 +27,12 @@ export function checkTargets(results: RunResults): Check[] {
     add(name, `≥ ${min * 100} % of ceiling${maxP99 === undefined ? '' : `; p99 ≤ ${maxP99} ms`}`, `${pct(s.ratio)}${maxP99 === undefined ? '' : `; p99 ${ms(s.result.p99)}`}`, okRatio && okP99)
   }
   ratioCheck('detail_hit', 'detail, cache hit', 0.7)
+  const replay = results.replyCeiling
+  const hit = scenario(results, 'detail_hit')
+  if (replay?.ratio !== undefined && hit?.ratio !== undefined) {
+    // Hint: no target of its own: it says how much of the gap the reply's size explains.
+    add('  the same reply from a bare server', '(reference)', `${pct(replay.ratio)}; detail hit = ${pct(hit.ratio / replay.ratio)} of it`, true)
+  }
   ratioCheck('detail_miss', 'detail, cache miss', 0.4, 10)
   ratioCheck('list_miss', 'list, cache miss', 0.4, 10)
   ratioCheck('list_tags_fields', 'list tags + field_filters (miss)', 0.4, 10)
