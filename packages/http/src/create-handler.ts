@@ -1,4 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
 import type { AccessLogger } from './access-log.ts'
@@ -6,7 +8,7 @@ import { redactTarget } from './access-log.ts'
 import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
 import { checkHealth } from './health.ts'
-import type { HttpResponse } from './http-types.ts'
+import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { bodyReader } from './read-body.ts'
 import { requestIdOf } from './request-id.ts'
 import { createProxyMatcher } from './trusted-proxies.ts'
@@ -74,6 +76,43 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
   }
 }
 
+/** Listens to a server's `connect` event: what `createConnectListener` returns. */
+export type ConnectListener = (request: IncomingMessage, socket: Duplex) => void
+
+/**
+ * Answers `CONNECT` requests, which `node:http` never passes to the request listener (without
+ * a `connect` listener it resets the connection, leaving the client with no answer). frontdesk
+ * is no proxy: the request goes through `handle` like any other, so it gets what CONTRACT §2
+ * gives a method no route has: 403 `HTTPS_REQUIRED` on an unvouched plain connection, else 405
+ * (with `Allow`) on a known path, else 404. The connection is closed after the answer.
+ */
+export function createConnectListener(frontdesk: Frontdesk, options: HandlerOptions = {}): ConnectListener {
+  const isTrustedProxy = createProxyMatcher(options.trustedProxies)
+  return (request, socket) => {
+    const fromProxy = isTrustedProxy(request.socket.remoteAddress)
+    const secure = (request.socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
+    const url = request.url ?? '/'
+    const target: HttpRequest = { method: 'CONNECT', url, headers: request.headers, body: Buffer.alloc(0), secure }
+    // Hint: `/healthz` is served outside `handle`; its other methods get its own 405.
+    const answer = url.split('?')[0] === HEALTH_PATH ? healthMethodNotAllowed(request, secure) : handle(frontdesk, target, options)
+    void answer.then(
+      (result) => {
+        if (!socket.writable) return socket.destroy()
+        const head = [`HTTP/1.1 ${result.status} ${STATUS_CODES[result.status] ?? ''}`]
+        for (const [name, value] of Object.entries({ ...result.headers, 'content-length': String(result.body.length), connection: 'close' })) head.push(`${name}: ${value}`)
+        socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), result.body]))
+      },
+      () => socket.destroy(),
+    )
+  }
+}
+
+async function healthMethodNotAllowed(request: IncomingMessage, secure: boolean): Promise<HttpResponse> {
+  const headers = healthHeaders(request, 405)
+  if (secure) headers['strict-transport-security'] = 'max-age=31536000'
+  return { status: 405, headers, body: Buffer.from(JSON.stringify(HEALTH_405)) }
+}
+
 function isApiPath(url: string): boolean {
   return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?')
 }
@@ -117,12 +156,18 @@ function write(response: ServerResponse, result: HttpResponse, unreadBody: boole
 async function health(frontdesk: Frontdesk, request: IncomingMessage, response: ServerResponse, sent: Sent): Promise<void> {
   const method = request.method ?? 'GET'
   let status = 405
-  let body: unknown = { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } }
+  let body: unknown = HEALTH_405
   if (method === 'GET' || method === 'HEAD') {
     const ok = await checkHealth(frontdesk)
     status = ok ? 200 : 503
     body = { status: ok ? 'ok' : 'unavailable' }
   }
+  write(response, { status, headers: healthHeaders(request, status), body: Buffer.from(JSON.stringify(body)) }, false, sent)
+}
+
+const HEALTH_405 = { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } }
+
+function healthHeaders(request: IncomingMessage, status: number): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
@@ -130,7 +175,7 @@ async function health(frontdesk: Frontdesk, request: IncomingMessage, response: 
     'x-content-type-options': 'nosniff',
   }
   if (status === 405) headers.allow = 'GET, HEAD'
-  write(response, { status, headers, body: Buffer.from(JSON.stringify(body)) }, false, sent)
+  return headers
 }
 
 function logAccess(

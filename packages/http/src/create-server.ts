@@ -2,7 +2,7 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import type { Frontdesk } from '@frontdesk/core'
 import { answerClientError } from './client-error.ts'
-import { createHandler } from './create-handler.ts'
+import { createConnectListener, createHandler } from './create-handler.ts'
 import type { HandlerOptions } from './create-handler.ts'
 import type { HandleOptions } from './handle.ts'
 import { DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
@@ -56,10 +56,11 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
     connectionsCheckingInterval: 1_000,
     ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }),
   }
-  const handler = createHandler(frontdesk, {
+  const handlerOptions: HandlerOptions = {
     ...options,
     trustedProxies: behindProxy ? (transport.trustedProxies ?? DEFAULT_TRUSTED_PROXIES) : [],
-  })
+  }
+  const handler = createHandler(frontdesk, handlerOptions)
   const server = behindProxy
     ? http.createServer(common, handler)
     : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, handler)
@@ -70,6 +71,8 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   server.on('checkContinue', handler)
   // Hint: Node answers any other expectation with a bare 417; RFC 9110 lets a server ignore it, so the request is served as usual.
   server.on('checkExpectation', handler)
+  // Hint: without it Node resets a CONNECT's connection with no answer at all.
+  server.on('connect', createConnectListener(frontdesk, handlerOptions))
   server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, !behindProxy))
   return server
 }

@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { rawTlsClient } from './hardening/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
 import { startTestServer } from './util/test-server.ts'
 
@@ -38,6 +39,28 @@ test('a wrong method on a known path is 405 with Allow, before any credential ch
     assert.is(res.status, 405, `${method} ${path}`)
     assert.is(res.headers.allow, allow)
     assert.equal(res.body, { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } })
+  }
+})
+
+test('CONNECT, which node:http keeps from the handler, is answered like any method no route has, and the connection closed', async () => {
+  const send = rawTlsClient(server.port, server.cert)
+  const cases: [string, number, string | undefined][] = [
+    ['/v1/cms/contents', 405, 'GET, HEAD'],
+    ['/v1/inquiries', 405, 'POST'],
+    ['/healthz', 405, 'GET, HEAD'],
+    ['example.com:443', 404, undefined],
+    ['/v1/nothing', 404, undefined],
+  ]
+  for (const [target, status, allow] of cases) {
+    const res = await send(Buffer.from(`CONNECT ${target} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${key}\r\n\r\n`), 5_000)
+    assert.ok(res !== null, target)
+    assert.is(res.status, status, target)
+    assert.is(res.headers['allow'], allow, target)
+    assert.is(res.headers['connection'], 'close', target)
+    assert.is(res.headers['content-type'], 'application/json; charset=utf-8', target)
+    assert.ok(res.headers['x-request-id'], target)
+    const code = (JSON.parse(res.body.toString()) as { error: { code: string } }).error.code
+    assert.is(code, status === 405 ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND', target)
   }
 })
 
