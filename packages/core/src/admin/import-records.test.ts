@@ -163,6 +163,44 @@ test("a field's type cannot change; a new field (new name, or a new id) can repl
   assert.equal((await run(f, [renamed])).categories, { created: 0, updated: 1, unchanged: 0 })
 })
 
+test('a category redefined more strictly has every item checked again: stored items it would refuse refuse the import', async ({ f }) => {
+  const other = { ...hello, slug: 'other', content: { area: 'west', price: 1 } }
+  await run(f, [news, hello, other])
+  const before = await f.dump()
+  const withFields = (fields: object[]) => ({ ...news, fields })
+  // A new required field: both stored items lack it; nothing is written, dry run or not.
+  const newRequired = withFields([...news.fields, { name: 'venue', type: 'text', required: true }])
+  for (const dryRun of [false, true]) {
+    const error = await rejection(run(f, [{ kind: 'tag', name: 'fresh' }, newRequired], dryRun))
+    assert.instance(error, UsageError)
+    assert.match(error.message, /^line 2: category news no longer accepts items it holds; .*: content\.venue: is required by the category \(content hello\); content\.venue: is required by the category \(content other\)$/)
+    assert.equal(await f.dump(), before)
+  }
+  // An optional field made required: only the item without a value is named.
+  const priceRequired = withFields(news.fields.map((field) => (field.name === 'price' ? { ...field, required: true } : field)))
+  assert.equal((await rejection(run(f, [priceRequired]))).message.match(/\(content \w+\)/g), ['(content hello)'])
+  // A select option that an item holds cannot go; one nobody holds can.
+  const areas = (options: string[]) => withFields(news.fields.map((field) => (field.name === 'area' ? { ...field, options } : field)))
+  assert.match((await rejection(run(f, [areas(['east'])]))).message, /content\.area: must be one of: east \(content other\)/)
+  assert.equal((await run(f, [areas(['east', 'west', 'north'])])).categories.updated, 1)
+  assert.equal((await run(f, [areas(['east', 'west'])])).categories.updated, 1)
+  // Items given values later in the same import make the redefinition acceptable...
+  const summary = await run(f, [newRequired, { ...hello, content: { area: 'east', venue: 'Hall' } }, { ...other, content: { ...other.content, venue: 'Dome' } }])
+  assert.equal(summary.contents.updated, 2)
+  // ...but an item imported before the redefinition is checked against the final definition too.
+  const stricter = withFields([...newRequired.fields, { name: 'capacity', type: 'number', required: true }])
+  const late = await rejection(run(f, [{ ...hello, slug: 'late', content: { area: 'east', venue: 'Hall' } }, stricter]))
+  assert.match(late.message, /^line 2: category news no longer accepts/)
+  assert.equal(late.message.match(/\(content \w+\)/g)?.sort(), ['(content hello)', '(content late)', '(content other)'])
+})
+
+test('a refused redefinition names at most ten items and counts the others', async ({ f }) => {
+  await run(f, [news, ...Array.from({ length: 13 }, (_, i) => ({ ...hello, slug: `item-${String(i).padStart(2, '0')}` }))])
+  const error = await rejection(run(f, [{ ...news, fields: [...news.fields, { name: 'venue', type: 'text', required: true }] }]))
+  assert.is((error as UsageError).details?.length, 11)
+  assert.match(error.message, /fields: and 3 more items of this category$/)
+})
+
 test('field definitions are checked: select needs options, options only for select, names unique and not reserved', async ({ f }) => {
   const field = (extra: object) => ({ kind: 'category', code: 'c', name: 'C', fields: [extra] })
   assert.match((await rejection(run(f, [field({ name: 'kind_of', type: 'select' })]))).message, /fields\.0\.options: is required for a select field/)

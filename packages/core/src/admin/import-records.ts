@@ -47,6 +47,7 @@ export async function importRecords(ctx: Context, input: ImportRecordsInput): Pr
         await planner.apply(parseImportRecord(item.record, item.location), item.location)
         input.onProgress?.(++done)
       }
+      await planner.finish()
       if (dryRun) throw new DryRun(planner.summary)
       return planner.summary
     })

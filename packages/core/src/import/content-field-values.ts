@@ -29,3 +29,23 @@ export function contentFieldValues(definitions: readonly FieldDefinition[], valu
   if (problems.length > 0) throw invalidInput(location, problems)
   return out
 }
+
+/**
+ * What is wrong with an item's stored custom-field values (keyed by field **id**) under its
+ * category's current definitions: a required field without a value, or a value the field no
+ * longer accepts (a select option that was removed). Values of fields the category no longer
+ * defines are ignored, as everywhere else. Reported as `content.<name>`.
+ */
+export function storedFieldProblems(definitions: readonly FieldDefinition[], values: Readonly<Record<string, FieldValue>>): ErrorDetail[] {
+  const problems: ErrorDetail[] = []
+  for (const field of definitions) {
+    const value = values[field.id]
+    if (value === undefined) {
+      if (field.required) problems.push({ field: `content.${field.name}`, message: 'is required by the category' })
+      continue
+    }
+    const result = normalizeFieldValue(field, value)
+    if (!result.ok) problems.push({ field: `content.${field.name}`, message: result.message })
+  }
+  return problems
+}

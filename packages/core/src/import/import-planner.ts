@@ -8,7 +8,7 @@ import type { InquiryCategoryRecord } from '../model/inquiry.ts'
 import type { Tag, TagRecord } from '../model/tag.ts'
 import type { ContentWriter } from '../port/store.ts'
 import { newId } from '../util/ids.ts'
-import { contentFieldValues } from './content-field-values.ts'
+import { contentFieldValues, storedFieldProblems } from './content-field-values.ts'
 import type { CategoryImport, ContentImport, ImportRecord, InquiryCategoryImport, TagImport } from './import-record.ts'
 import type { ImportSummary, KindCounts } from './import-summary.ts'
 import { emptySummary } from './import-summary.ts'
@@ -28,6 +28,10 @@ import { sameJson } from './same-json.ts'
  *   the same file changes nothing.
  * - A category's field keeps its id (given, else matched by name) and its type: stored values
  *   were checked against that type, so a new type needs a new field.
+ * - A category redefined so that values it accepted may no longer pass (a new required field,
+ *   a field made required, a select option removed) has every item checked again at the end
+ *   (`finish`): stored ones and those of this import alike, so that the import is refused
+ *   rather than leave items the API and a re-import of an export would disagree about.
  *
  * Categories, tags and inquiry categories are kept in memory (they are few); contents are
  * read through the transaction record by record, so the import streams.
@@ -42,6 +46,8 @@ export class ImportPlanner {
   readonly #inquiryCategories = new Index<InquiryCategoryRecord>()
   readonly #tagsById = new Map<string, TagRecord>()
   readonly #tagsByName = new Map<string, TagRecord>()
+  /** Categories whose new definition may refuse values accepted before, with the location of that record. */
+  readonly #tightened = new Map<string, string>()
 
   private constructor(tx: ContentWriter, tenantId: string, now: number, dryRun: boolean) {
     this.#tx = tx
@@ -96,8 +102,46 @@ export class ImportPlanner {
       if (existing !== null) next.updated_at = this.#iso()
       await this.#tx.putCategory(next)
       this.#categories.set(next, existing)
+      if (existing !== null && tightens(existing.fields, next.fields)) this.#tightened.set(next.id, location)
     }
     count(this.summary.categories, existing, changed)
+  }
+
+  /**
+   * Checks every item of each category redefined more strictly in this import against its
+   * final definition; throws a `UsageError` at that category's record naming the first
+   * offending items (at most `MAX_REPORTED_ITEMS`). Call once, after the last record.
+   */
+  async finish(): Promise<void> {
+    for (const [categoryId, location] of this.#tightened) {
+      const category = this.#categories.byId.get(categoryId)
+      if (category === undefined) continue
+      const problems: ErrorDetail[] = []
+      let after: { value: string; id: string } | undefined
+      let offending = 0
+      for (;;) {
+        const page = await this.#tx.listContents(this.#tenantId, {
+          visibility: { kind: 'all' },
+          categoryIds: [categoryId],
+          sort: { key: 'id', direction: 'asc' },
+          limit: RECHECK_PAGE,
+          ...(after === undefined ? {} : { after }),
+        })
+        for (const item of page) {
+          const found = storedFieldProblems(category.fields, item.fields)
+          if (found.length === 0) continue
+          offending++
+          if (offending <= MAX_REPORTED_ITEMS) for (const problem of found) problems.push({ field: problem.field, message: `${problem.message} (content ${item.slug})` })
+        }
+        const last = page.at(-1)
+        if (page.length < RECHECK_PAGE || last === undefined) break
+        after = { value: last.id, id: last.id }
+      }
+      if (offending > MAX_REPORTED_ITEMS) problems.push({ field: 'fields', message: `and ${offending - MAX_REPORTED_ITEMS} more items of this category` })
+      if (problems.length > 0) {
+        throw invalidInput(`${location}: category ${category.code} no longer accepts items it holds; give them values in this import, or keep the field optional and its options`, problems)
+      }
+    }
   }
 
   async #inquiryCategory(input: InquiryCategoryImport, location: string): Promise<void> {
@@ -234,6 +278,20 @@ export class ImportPlanner {
   #iso(): string {
     return this.#nowIso
   }
+}
+
+/** Items of a redefined category are checked this many at a time. */
+const RECHECK_PAGE = 500
+/** A refused redefinition names at most this many of its offending items. */
+const MAX_REPORTED_ITEMS = 10
+
+/** Whether `next` may refuse a value `previous` accepted (fields are matched by id; types never change). */
+function tightens(previous: readonly FieldDefinition[], next: readonly FieldDefinition[]): boolean {
+  return next.some((field) => {
+    const before = previous.find((f) => f.id === field.id)
+    if (field.required && before?.required !== true) return true
+    return before?.options !== undefined && field.options !== undefined && before.options.some((option) => !field.options?.includes(option))
+  })
 }
 
 /** Records by id and by code. */
