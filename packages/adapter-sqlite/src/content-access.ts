@@ -9,6 +9,7 @@ import { memoOf } from './query/data-version-memo.ts'
 import type { DriverCandidate } from './query/list-drivers.ts'
 import { listDriverCandidates } from './query/list-drivers.ts'
 import type { ChangeSet } from './records/change-set.ts'
+import type { TransactionObserver } from './connection/transaction-observer.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ContentRow, TagLookup } from './records/contents.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, toContents, toSummaries, upsertContent } from './records/contents.ts'
@@ -42,11 +43,13 @@ export class ContentAccess implements ContentWriter {
   readonly #conn: Connection
   readonly #run: StepRunner
   readonly #changes: ChangeSet | null
+  readonly #observer: TransactionObserver | null
 
-  constructor(conn: Connection, run: StepRunner, changes: ChangeSet | null = null) {
+  constructor(conn: Connection, run: StepRunner, changes: ChangeSet | null = null, observer: TransactionObserver | null = null) {
     this.#conn = conn
     this.#run = run
     this.#changes = changes
+    this.#observer = observer
   }
 
   getCategory(tenantId: string, id: string): Promise<CategoryRecord | null> {
@@ -216,6 +219,7 @@ export class ContentAccess implements ContentWriter {
     return this.#run(() => {
       upsertCategory(this.#conn, record)
       this.#changed(record.tenant_id, 'category', record.id)
+      this.#observer?.category(record)
     })
   }
 
@@ -223,6 +227,7 @@ export class ContentAccess implements ContentWriter {
     return this.#run(() => {
       upsertTag(this.#conn, record)
       this.#changed(record.tenant_id, 'tag', record.id)
+      this.#observer?.tag(record)
     })
   }
 
@@ -230,13 +235,17 @@ export class ContentAccess implements ContentWriter {
     return this.#run(() => {
       upsertContent(this.#conn, record)
       this.#changed(record.tenant_id, 'content', record.id)
+      this.#observer?.content(record)
     })
   }
 
   deleteContent(tenantId: string, id: string): Promise<boolean> {
     return this.#run(() => {
       const deleted = deleteContentRow(this.#conn, tenantId, id)
-      if (deleted) this.#changed(tenantId, 'content', id)
+      if (deleted) {
+        this.#changed(tenantId, 'content', id)
+        this.#observer?.contentDeleted(tenantId, id)
+      }
       return deleted
     })
   }

@@ -11,6 +11,7 @@ import { GroupCommit } from './connection/group-commit.ts'
 import { WriteGate } from './connection/write-gate.ts'
 import type { CommitDurability } from './connection/write-gate.ts'
 import { ContentAccess } from './content-access.ts'
+import type { TransactionObserver } from './connection/transaction-observer.ts'
 import { migrate } from './migrations/migrate.ts'
 import { DataVersionMemo } from './query/data-version-memo.ts'
 import { dataVersionOf } from './query/data-version-watch.ts'
@@ -86,6 +87,7 @@ export class SqliteStore implements Store {
   readonly #inquiryBusyTimeoutMs: number
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
+  #nextObserver: TransactionObserver | null = null
   readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; response: StoredResponse } | undefined }>
   readonly #contents: ContentAccess
   readonly #revisions = new Map<string, number>()
@@ -244,10 +246,21 @@ export class SqliteStore implements Store {
 
   // ── transactions, revision, lifecycle
 
+  /**
+   * Lets `observer` see the writes of the next transaction this store runs (one only), as they
+   * are made: `frontdesk import` indexes the items it writes for search meanwhile, on another
+   * thread (see `indexWhileImporting`).
+   */
+  observeNextTransaction(observer: TransactionObserver): void {
+    this.#nextObserver = observer
+  }
+
   transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T> {
     return this.#gate.run(async () => {
       let open = true
       const changes = new ChangeSet()
+      const observer = this.#nextObserver
+      this.#nextObserver = null
       const tx = new ContentAccess(this.#writer, (step) => {
         if (!open) return Promise.reject(new Error('The transaction has already ended'))
         try {
@@ -255,13 +268,15 @@ export class SqliteStore implements Store {
         } catch (error) {
           return Promise.reject(toStorageError(error))
         }
-      }, changes)
+      }, changes, observer)
       try {
+        observer?.begun(this.#writer)
         const result = await work(tx)
         // Hint: no more writes may land after the bookkeeping: the transaction object closes first.
         open = false
         changes.flush(this.#writer)
         pruneChangeLog(this.#writer, this.#changeLogRetention)
+        observer?.committing(this.#writer)
         return result
       } finally {
         open = false

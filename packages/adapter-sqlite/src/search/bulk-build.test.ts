@@ -125,6 +125,33 @@ test('per-document lists split over many chunks give the same postings', (ctx) =
   for (const size of [1, 7, 64, 1000]) assert.equal(run(size), whole, `chunks of ${size}`)
 })
 
+test('finishInOrder: items added shuffled, some twice, over many chunks, give what adding the live ones in order gives', (ctx) => {
+  const items = [...readSourcePages(ctx.store.db, { tenantId: 't1', from: '', to: null })].flat()
+  const expected = (() => {
+    const indexer = new RangeIndexer(ctx.categories)
+    for (const item of items) indexer.add(item)
+    const { postings, used, terms, cjk, docs, fieldTotals } = indexer.finish(3, [10, 20, 30, 40, 50])
+    return { postings: Array.from(postings), used: Array.from(used), terms, cjk: Array.from(cjk), docs, fieldTotals }
+  })()
+  for (const size of [1, 7, 1000, undefined]) {
+    const indexer = new RangeIndexer(ctx.categories, size)
+    const numbers = new Map<string, number>()
+    // A stale copy of every third item first (its later copy wins), then all of them back to front.
+    for (const [i, item] of items.entries()) {
+      if (i % 3 !== 0) continue
+      numbers.set(item.doc.id, indexer.size)
+      indexer.add({ ...item, title: `${item.title} stale words only here`, body: '' })
+    }
+    for (const item of [...items].reverse()) {
+      numbers.set(item.doc.id, indexer.size)
+      indexer.add(item)
+    }
+    const order = Int32Array.from(items, (item) => numbers.get(item.doc.id) ?? -1)
+    const { postings, used, terms, cjk, docs, fieldTotals } = indexer.finishInOrder(order, 3, [10, 20, 30, 40, 50])
+    assert.equal({ postings: Array.from(postings), used: Array.from(used), terms, cjk: Array.from(cjk), docs, fieldTotals }, expected, `chunks of ${size ?? 'default'}`)
+  }
+})
+
 test('a tenant without items builds an empty index, with or without workers', async (ctx) => {
   for (const workers of [0, 2]) {
     const built = await buildTenantIndex(ctx.store.db, ctx.path, 'nobody', [], { pageSize: 10, workers, parallelFrom: 0 })

@@ -20,6 +20,8 @@ export interface RangePostings {
   /** Every term's postings, in term order, documents numbered from the range's offset. */
   postings: Uint32Array<ArrayBuffer>
   docs: SearchDocument[]
+  /** Sum of each field's length over the range's documents. */
+  fieldTotals: number[]
 }
 
 /**
@@ -64,6 +66,8 @@ export class RangeIndexer {
   #data = new Uint32Array(0)
   #dataLength = 0
   readonly #docs: SearchDocument[] = []
+  /** Per document, where its block of lengths starts: chunk index × 2^32 + offset (see `finishInOrder`). */
+  readonly #docStarts: number[] = []
   readonly #fieldTotals = new Float64Array(FIELDS.length)
   readonly #termSink = (term: string, cjk: boolean): void => {
     if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
@@ -80,6 +84,11 @@ export class RangeIndexer {
   constructor(categories: readonly CategoryRecord[], chunkSize = CHUNK) {
     this.#categories = new Map(categories.map((category) => [category.id, category]))
     this.#chunkSize = chunkSize
+  }
+
+  /** Indexes the items added from now on with this category (new, or changed) instead of the one known so far. */
+  useCategory(category: CategoryRecord): void {
+    this.#categories.set(category.id, category)
   }
 
   /** Number of items added. */
@@ -101,6 +110,7 @@ export class RangeIndexer {
     this.#reserve(FIELDS.length)
     const header = this.#data
     const lengths = this.#dataLength
+    this.#docStarts.push((this.#chunks.length - 1) * 2 ** 32 + lengths)
     this.#dataLength += FIELDS.length
     for (let f = 0; f < FIELDS.length; f++) {
       this.#fieldLength = 0
@@ -147,9 +157,74 @@ export class RangeIndexer {
    * field's length over the documents before it (`totalsBefore`). Call once, after the last `add`.
    */
   finish(docOffset: number, totalsBefore: readonly number[]): RangePostings {
-    if (docOffset + this.#docs.length > MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
-    const count = this.#terms.length
-    const used = this.#df.slice(0, count)
+    return this.#finish(null, docOffset, totalsBefore)
+  }
+
+  /**
+   * As `finish`, for the documents `order` lists (by the number `add` gave them, 0 for the
+   * first added), in that order and no others: what `finish` gives when exactly those items are
+   * added in that order. Terms are numbered anew in the order they first occur along `order`
+   * (a term's pairs are kept in that order, field after field, so walking them finds terms
+   * as `add` first met them), and terms of left-out documents only are dropped. For an index
+   * fed as items are written (an import), in write order, then put in id order without
+   * analysing anything again.
+   */
+  finishInOrder(order: Int32Array, docOffset: number, totalsBefore: readonly number[]): RangePostings {
+    return this.#finish(order, docOffset, totalsBefore)
+  }
+
+  #finish(order: Int32Array | null, docOffset: number, totalsBefore: readonly number[]): RangePostings {
+    const n = order === null ? this.#docs.length : order.length
+    if (docOffset + n > MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
+    const chunks = this.#chunks
+    const ends = [...this.#chunkUsed, this.#dataLength]
+    let terms = this.#terms
+    let count = terms.length
+    let cjk = this.#cjk.slice(0, count)
+    let used = this.#df.slice(0, count)
+    // Hint: `remap` null: the terms keep their numbers (every document, in the order added).
+    let remap: Int32Array | null = null
+    if (order !== null) {
+      remap = new Int32Array(count).fill(-1)
+      const renumbered: string[] = []
+      const df = new Int32Array(count)
+      const lastDoc = new Int32Array(count).fill(-1)
+      for (let k = 0; k < n; k++) {
+        const start = this.#docStarts[order[k] ?? 0] ?? 0
+        let chunk = Math.floor(start / 2 ** 32)
+        let data = chunks[chunk] ?? new Uint32Array(0)
+        let end = ends[chunk] ?? 0
+        let at = (start % 2 ** 32) + FIELDS.length
+        for (let f = 0; f < FIELDS.length; f++) {
+          if (at === end) {
+            data = chunks[++chunk] ?? new Uint32Array(0)
+            end = ends[chunk] ?? 0
+            at = 0
+          }
+          const pairs = data[at++] ?? 0
+          for (let p = 0; p < pairs; p++) {
+            const packed = data[at++] ?? 0
+            if ((packed & 127) === 0) at++
+            const local = packed >>> 7
+            let id = remap[local] ?? -1
+            if (id === -1) {
+              id = renumbered.length
+              remap[local] = id
+              renumbered.push(this.#terms[local] ?? '')
+              cjk[id] = this.#cjk[local] ?? 0
+            }
+            if (lastDoc[id] !== k) {
+              lastDoc[id] = k
+              df[id] = (df[id] ?? 0) + 1
+            }
+          }
+        }
+      }
+      terms = renumbered
+      count = terms.length
+      cjk = cjk.slice(0, count)
+      used = df.slice(0, count)
+    }
     const starts = new Int32Array(count)
     let total = 0
     for (let id = 0; id < count; id++) {
@@ -160,17 +235,21 @@ export class RangeIndexer {
     const weight = new Float64Array(count)
     const docTerms = new Int32Array(count)
     const totals = Float64Array.from(FIELDS, (_, f) => totalsBefore[f] ?? 0)
-    const chunks = this.#chunks
-    const ends = [...this.#chunkUsed, this.#dataLength]
     let chunk = 0
     let data = chunks[0] ?? new Uint32Array(0)
     let end = ends[0] ?? 0
     let at = 0
-    for (let d = 0; d < this.#docs.length; d++) {
+    for (let d = 0; d < n; d++) {
       const doc = docOffset + d
       const fieldDocs = doc + 1
-      // Hint: each block lies whole in one chunk; where a chunk ends, the next block starts the next chunk.
-      if (at === end) {
+      if (order !== null) {
+        const start = this.#docStarts[order[d] ?? 0] ?? 0
+        chunk = Math.floor(start / 2 ** 32)
+        data = chunks[chunk] ?? new Uint32Array(0)
+        end = ends[chunk] ?? 0
+        at = start % 2 ** 32
+      } else if (at === end) {
+        // Hint: each block lies whole in one chunk; where a chunk ends, the next block starts the next chunk.
         data = chunks[++chunk] ?? new Uint32Array(0)
         end = ends[chunk] ?? 0
         at = 0
@@ -195,7 +274,7 @@ export class RangeIndexer {
         const boost = BOOSTS[f] ?? 1
         for (let p = 0; p < pairs; p++) {
           const packed = data[at++] ?? 0
-          const id = packed >>> 7
+          const id = remap === null ? packed >>> 7 : (remap[packed >>> 7] ?? 0)
           const n = (packed & 127) === 0 ? (data[at++] ?? 0) : packed & 127
           if (weight[id] === 0) docTerms[inDoc++] = id
           weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
@@ -209,7 +288,9 @@ export class RangeIndexer {
         weight[id] = 0
       }
     }
-    return { terms: this.#terms, cjk: this.#cjk.slice(0, count), used, postings, docs: this.#docs }
+    const docs = order === null ? this.#docs : Array.from(order, (d) => this.#docs[d] as SearchDocument)
+    const fieldTotals = Array.from(totals, (t, f) => t - (totalsBefore[f] ?? 0))
+    return { terms, cjk, used, postings, docs, fieldTotals }
   }
 
   /** Makes room for a block of `more` numbers: the rest of the current chunk, or a new one. */

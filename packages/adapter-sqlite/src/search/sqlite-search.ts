@@ -355,7 +355,7 @@ export class SqliteSearchIndex implements SearchPort {
 }
 
 /** `<database file>.search` for a database in a file; `null` for an in-memory or temporary one. */
-function defaultSnapshotDir(path: string): string | null {
+export function defaultSnapshotDir(path: string): string | null {
   if (path === '' || path === ':memory:' || path.startsWith('file:')) return null
   return `${path}.search`
 }

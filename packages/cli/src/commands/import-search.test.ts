@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SearchBuildInfo } from '@frontdesk/adapter-sqlite'
 import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
@@ -51,6 +51,28 @@ test('an import leaves the snapshot up to date: the next start restores it and f
   await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('b', 'Lighthouse museum') + content('c', 'Lighthouse lamp') })
   assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['snapshot'], slugs: ['a', 'b', 'c'] })
   assert.equal(await startLikeServe(f, 'harbour'), { sources: ['snapshot'], slugs: [] })
+})
+
+test('a first import is indexed while it writes: its snapshot is the one a build from the database writes, byte for byte', async ({ f }) => {
+  const records = [category, line({ kind: 'tag', name: 'harbour news' })]
+  for (let i = 0; i < 60; i++) records.push(line({ kind: 'content', slug: `item-${i}`, title: `Lighthouse ${i} keeper`, summary: i % 3 === 0 ? 'オフィス移転のお知らせ' : '', body: `<p>body ${i} lamp</p>`, category_code: 'news', status: 'published', published_at: '2025-01-01T00:00:00Z', tags: i % 2 === 0 ? ['harbour news'] : [] }))
+  // The same slug again: the item is updated within the import.
+  records.push(content('item-0', 'Lighthouse museum'))
+  const imported = await f.run(['import', '-', '--tenant', 'acme'], { stdin: records.join('') })
+  assert.is(imported.code, 0, imported.stderr)
+  assert.is(imported.stderr, '')
+  const [name] = readdirSync(`${f.db}.search`)
+  const store = openSqliteStore({ path: f.db })
+  const search = createSqliteSearch(store, { warmUp: false, snapshotDir: join(f.dir, 'rebuilt') })
+  try {
+    const tenant = await store.getTenantByCode('acme')
+    assert.ok(await search.saveSnapshot(tenant?.id ?? ''))
+  } finally {
+    await search.close()
+    await store.close()
+  }
+  assert.ok(readFileSync(join(`${f.db}.search`, name ?? '')).equals(readFileSync(join(f.dir, 'rebuilt', name ?? ''))), 'same bytes')
+  assert.equal(await startLikeServe(f, 'museum'), { sources: ['snapshot'], slugs: ['item-0'] })
 })
 
 test('a dry run, a failed import and an import changing nothing searchable write no snapshot', async ({ f }) => {

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context, ImportItem, ImportSummary, KindCounts } from '@frontdesk/core'
 import { importRecords, UsageError } from '@frontdesk/core'
+import type { ImportIndexing } from '@frontdesk/adapter-sqlite'
 import type { CliEnv, CliOutput } from '../env.ts'
 import { progressLine } from '../io/progress.ts'
 import { readJsonDocument } from '../io/read-json-document.ts'
@@ -48,6 +49,7 @@ export function readImportFile(file: string, format: ImportFormat, env: CliEnv):
  */
 export async function importFile(ctx: Context, file: string, options: ImportOptions, env: CliEnv): Promise<ImportSummary> {
   const format = importFormat(file, options.format)
+  const indexing = options.dryRun === true ? null : await indexAlongside(ctx, options.tenant)
   const progress = progressLine(env.stderr, options.dryRun ? 'checked' : 'imported')
   let summary: ImportSummary
   try {
@@ -57,12 +59,27 @@ export async function importFile(ctx: Context, file: string, options: ImportOpti
       dryRun: options.dryRun === true,
       onProgress: (done) => progress.update(done),
     })
+  } catch (error) {
+    await indexing?.abandon()
+    throw error
   } finally {
     progress.done()
   }
-  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, env)
+  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, env, indexing)
+  else await indexing?.abandon()
   printSummary(env.stdout, options, summary)
   return summary
+}
+
+/**
+ * The search indexing that runs on a worker thread while the import writes (see
+ * `indexWhileImporting`), for a SQLite store and an existing tenant; `null` otherwise.
+ */
+async function indexAlongside(ctx: Context, tenantCode: string): Promise<ImportIndexing | null> {
+  const { SqliteStore, indexWhileImporting } = await import('@frontdesk/adapter-sqlite')
+  if (!(ctx.store instanceof SqliteStore)) return null
+  const tenant = await ctx.store.getTenantByCode(tenantCode)
+  return tenant === null ? null : indexWhileImporting(ctx.store, tenant.id)
 }
 
 /** Whether the import changed anything the search index holds (inquiry categories are not searched). */
@@ -73,15 +90,24 @@ function changesSearch(summary: ImportSummary): boolean {
 /**
  * Indexes the tenant's committed items and writes its search snapshot beside the database
  * (`<db>.search/`), as `serve` would on its first start: the work moves from the server's
- * start-up to the import. Runs after the commit only, reading committed rows, so a failed or
- * dry-run import never leaves a snapshot behind. The import has succeeded by then: a snapshot
+ * start-up to the import. Writes only after the commit, so a failed or dry-run import never
+ * leaves a snapshot behind. With `indexing` (the items analysed on a worker thread while the
+ * import wrote them, see `indexWhileImporting`), the worker writes it; else, or when that did
+ * not apply, it is built from the committed rows. The import has succeeded by then: a snapshot
  * that cannot be written (read-only directory, full disk) or an index that cannot be built is
  * a warning on stderr, and `serve` builds the index on its next start instead.
  */
-export async function saveSearchSnapshot(ctx: Context, tenantCode: string, env: CliEnv): Promise<boolean> {
+export async function saveSearchSnapshot(ctx: Context, tenantCode: string, env: CliEnv, indexing: ImportIndexing | null = null): Promise<boolean> {
   const { SqliteStore, createSqliteSearch } = await import('@frontdesk/adapter-sqlite')
   if (!(ctx.store instanceof SqliteStore)) return false
   const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not saved (${why}); \`frontdesk serve\` will build the index on its next start\n`)
+  // Hint: indexed while the import wrote; 'unused' (not applicable, or failed) falls back to the build below.
+  const outcome = indexing === null ? 'unused' : await indexing.finish()
+  if (outcome === 'saved') return true
+  if (outcome === 'unwritable') {
+    warn(`cannot write to ${ctx.store.path}.search`)
+    return false
+  }
   const search = createSqliteSearch(ctx.store, { warmUp: false })
   // Hint: the only sign of life while a large tenant is indexed, on a terminal only (as the progress line).
   const tty = env.stderr.isTTY === true

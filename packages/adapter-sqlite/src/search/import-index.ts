@@ -1,0 +1,223 @@
+import type { CategoryRecord, ContentRecord } from '@frontdesk/core'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import type { Connection } from '../connection/statement-cache.ts'
+import type { TransactionObserver } from '../connection/transaction-observer.ts'
+import { selectCategories } from '../records/categories.ts'
+import type { SqliteStore } from '../sqlite-store.ts'
+import type { WrittenEntry } from './import-analysis.ts'
+import { ImportAnalysis } from './import-analysis.ts'
+import type { ChangeRow, SnapshotFile } from './snapshot-file.ts'
+import { writeSnapshot } from './snapshot-file.ts'
+import { defaultSnapshotDir } from './sqlite-search.ts'
+
+/** How `indexWhileImporting` ended. */
+export type ImportIndexOutcome =
+  /** The snapshot was written. */
+  | 'saved'
+  /** It was built but could not be written (read-only directory, full disk…). */
+  | 'unwritable'
+  /** Not built this way (the tenant had items, something changed under it, the worker failed…): build it from the database. */
+  | 'unused'
+
+/** An import's search indexing on a worker thread (see `indexWhileImporting`). */
+export interface ImportIndexing {
+  /** After the import committed: writes the snapshot (waiting for the worker, at most `timeoutMs`). Stops the worker. */
+  finish(): Promise<ImportIndexOutcome>
+  /** After an import that failed, rolled back or changed nothing searchable: stops the worker, writes nothing. */
+  abandon(): Promise<void>
+}
+
+/** Options of `indexWhileImporting`. */
+export interface ImportIndexOptions {
+  /** Items sent to the worker per message. Default 256. */
+  batch?: number
+  /** How long `finish` waits for the worker after the commit before giving up ('unused'). Default 120 s. */
+  timeoutMs?: number
+}
+
+const WORKER_TASK = 'frontdesk-import-index'
+
+/** Messages of the import to its worker, in order. */
+type ToWorker =
+  | { kind: 'begin'; categories: CategoryRecord[] }
+  | { kind: 'writes'; entries: WrittenEntry[] }
+  | { kind: 'end'; categories: CategoryRecord[]; tags: [string, string][]; seq: number; anchor: ChangeRow | null }
+  | { kind: 'write'; dir: string }
+
+/** Messages of the worker to the import. */
+type FromWorker = { kind: 'done'; outcome: ImportIndexOutcome } | { kind: 'failed'; message: string }
+
+/**
+ * Indexes the tenant's items for search while the next transaction of `store` (an import)
+ * writes them, on a worker thread: the store shows each write to this (`observeNextTransaction`),
+ * the items go to the worker in batches, and the worker analyses them meanwhile
+ * (`ImportAnalysis`). When the import's writes end, inside its transaction, the worker is
+ * told the committed state (categories, tag names, the last `change_log` row) and puts the
+ * index together while the import commits; `finish`, after the commit, has it write the
+ * snapshot beside the database — what `SqliteSearchIndex.saveSnapshot` would write after
+ * reading every item back and analysing it then, one phase after the other on one core.
+ *
+ * Only for a tenant with no items when the transaction begins (its first import): anything
+ * else, a changed category or tag name under analysed items, a worker that fails or is too
+ * slow, ends as 'unused', and the caller builds from the database as before. Nothing is
+ * written unless `finish` is called, so a failed or rolled-back import leaves no snapshot.
+ */
+export function indexWhileImporting(store: SqliteStore, tenantId: string, options: ImportIndexOptions = {}): ImportIndexing {
+  const dir = defaultSnapshotDir(store.path)
+  if (dir === null) return { finish: () => Promise.resolve('unused'), abandon: () => Promise.resolve() }
+  const batchSize = options.batch ?? 256
+  const timeoutMs = options.timeoutMs ?? 120_000
+  let worker: Worker | null = null
+  let failed = false
+  let ended = false
+  let reply: ((message: FromWorker) => void) | null = null
+  let batch: WrittenEntry[] = []
+  const stop = () => {
+    failed = true
+    const running = worker
+    worker = null
+    return running === null ? Promise.resolve() : running.terminate().then(() => undefined)
+  }
+  try {
+    worker = spawnWorker(tenantId)
+    // Hint: never what keeps the process alive; `finish` waits with a timer of its own.
+    worker.unref()
+    worker.on('message', (message: FromWorker) => reply?.(message))
+    worker.on('error', (error: Error) => {
+      void stop()
+      reply?.({ kind: 'failed', message: error.message })
+    })
+    worker.on('exit', () => {
+      failed = true
+      reply?.({ kind: 'failed', message: 'the indexing worker exited' })
+    })
+  } catch {
+    failed = true
+  }
+  const send = (message: ToWorker) => worker?.postMessage(message)
+  const flush = () => {
+    if (batch.length === 0) return
+    send({ kind: 'writes', entries: batch })
+    batch = []
+  }
+  const push = (entry: WrittenEntry) => {
+    if (failed) return
+    batch.push(entry)
+    if (batch.length >= batchSize) flush()
+  }
+  // Hint: an observer must not throw into the import: any failure here only drops the worker.
+  const guarded = (step: () => void) => {
+    try {
+      if (!failed) step()
+    } catch {
+      void stop()
+    }
+  }
+  const observer: TransactionObserver = {
+    begun: (conn) =>
+      guarded(() => {
+        const any = conn.prepare('SELECT 1 FROM contents WHERE tenant_id = ? LIMIT 1').get(tenantId)
+        if (any !== undefined) return void stop()
+        send({ kind: 'begin', categories: selectCategories(conn, tenantId) })
+      }),
+    content: (r: ContentRecord) =>
+      guarded(() => {
+        if (r.tenant_id !== tenantId) return
+        push({
+          kind: 'item',
+          item: [r.id, r.category_id, r.status, r.published_at, r.title, r.summary, r.body, r.tags.map((t) => t.id), r.tags.map((t) => t.name), r.fields],
+        })
+      }),
+    contentDeleted: (tenant, id) => guarded(() => (tenant === tenantId ? push({ kind: 'deleted', id }) : undefined)),
+    category: (category) => guarded(() => (category.tenant_id === tenantId ? push({ kind: 'category', category }) : undefined)),
+    tag: () => undefined,
+    committing: (conn) =>
+      guarded(() => {
+        flush()
+        const { seq, anchor } = lastChange(conn)
+        // Hint: as `SqliteSearchIndex` saves a snapshot: without its anchor row it could not be checked on load.
+        if (seq !== 0 && anchor === null) return void stop()
+        const tags = conn.prepare('SELECT id, name FROM tags WHERE tenant_id = ?').raw(true).all(tenantId) as [string, string][]
+        send({ kind: 'end', categories: selectCategories(conn, tenantId), tags, seq, anchor })
+        ended = true
+      }),
+  }
+  store.observeNextTransaction(observer)
+  return {
+    finish: async () => {
+      const running = worker
+      if (failed || !ended || running === null) {
+        await stop()
+        return 'unused'
+      }
+      const answer = new Promise<FromWorker>((resolve) => {
+        reply = resolve
+        setTimeout(() => resolve({ kind: 'failed', message: 'timed out' }), timeoutMs).unref()
+      })
+      running.ref()
+      // Hint: a timer that keeps the process alive while the worker writes (the worker itself is unref'd).
+      const alive = setInterval(() => undefined, 1000)
+      send({ kind: 'write', dir })
+      try {
+        const message = await answer
+        return message.kind === 'done' ? message.outcome : 'unused'
+      } finally {
+        clearInterval(alive)
+        await stop()
+      }
+    },
+    abandon: () => stop(),
+  }
+}
+
+/** The last `change_log` row (0 and `null`: none), read inside the import's transaction: the state the snapshot is of. */
+function lastChange(conn: Connection): { seq: number; anchor: ChangeRow | null } {
+  const last = conn.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'").get() as { seq: number } | undefined
+  const seq = last?.seq ?? 0
+  if (seq === 0) return { seq, anchor: null }
+  const anchor = conn.prepare('SELECT tenant_id, entity, entity_id FROM change_log WHERE seq = ?').get(seq) as ChangeRow | undefined
+  return { seq, anchor: anchor ?? null }
+}
+
+/**
+ * A worker running this module. From the TypeScript sources (tests, the benchmark) the worker
+ * registers tsx first (`--import tsx` of the parent does not reach worker threads); the
+ * bundled CLI runs its own JavaScript chunk (as `bulk-build.ts`).
+ */
+function spawnWorker(tenantId: string): Worker {
+  const url = new URL(import.meta.url)
+  const data = { task: WORKER_TASK, tenantId }
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData: data })
+  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`
+  return new Worker(boot, { eval: true, workerData: data })
+}
+
+/** The worker side: analyse the writes as they come, put the index together at the end, write it when told. */
+function runWorker(tenantId: string): void {
+  const port = parentPort
+  if (port === null) return
+  let analysis: ImportAnalysis | null = null
+  let file: Omit<SnapshotFile, 'format' | 'analyzer'> | null = null
+  const answer = (message: FromWorker) => {
+    port.postMessage(message)
+    port.close()
+  }
+  port.on('message', (message: ToWorker) => {
+    try {
+      if (message.kind === 'begin') analysis = new ImportAnalysis(message.categories)
+      else if (message.kind === 'writes') for (const entry of message.entries) analysis?.take(entry)
+      else if (message.kind === 'end') {
+        const tenant = analysis?.end({ categories: message.categories, tags: new Map(message.tags) }) ?? null
+        analysis = null
+        file = tenant === null ? null : { seq: message.seq, anchor: message.anchor, tenant }
+      } else if (message.kind === 'write') {
+        if (file === null) return answer({ kind: 'done', outcome: 'unused' })
+        answer({ kind: 'done', outcome: writeSnapshot(message.dir, tenantId, file) ? 'saved' : 'unwritable' })
+      }
+    } catch (error) {
+      answer({ kind: 'failed', message: error instanceof Error ? error.message : String(error) })
+    }
+  })
+}
+
+if (!isMainThread && (workerData as { task?: unknown } | null)?.task === WORKER_TASK) runWorker((workerData as { tenantId: string }).tenantId)
