@@ -1,6 +1,7 @@
 import type { ContentRecord } from '../model/content.ts'
 import { FragmentSource, MatchText } from './highlight.ts'
 import { HighlightMemo } from './highlight-memo.ts'
+import { ResultMemo } from './result-json.ts'
 import { stripHtml } from './strip-html.ts'
 
 /** The texts of an item that search highlights, prepared (see `MatchText`, `FragmentSource`). */
@@ -12,10 +13,12 @@ export interface ItemHighlightSource {
   highlights: HighlightMemo
 }
 
-/** An item a search found: its record as read at `revision`, and its texts prepared for highlighting. */
+/** An item a search found: its record as read at `revision`, its texts prepared for highlighting, and its last results. */
 export interface FoundItem {
   record: ContentRecord
   source: ItemHighlightSource
+  /** The item's results (and their JSON) for its last queries: they hold the record's fields, so they live with this reading of it. */
+  results: ResultMemo
 }
 
 interface Entry extends FoundItem {
@@ -27,18 +30,19 @@ interface Entry extends FoundItem {
 }
 
 /**
- * What each item counts beside its texts: 256, and two remembered highlights (`HighlightMemo`)
- * of ~380 characters.
+ * What each item counts beside its texts: 256, two remembered highlights (`HighlightMemo`) of
+ * ~380 characters, and two remembered results (`ResultMemo`: ~750 bytes of JSON and the item).
  */
-export const ITEM_OVERHEAD = 1024
+export const ITEM_OVERHEAD = 3072
 
 /**
  * About how many characters `FoundItems` keeps by default, counted over each item's title and
  * summary twice and its body four times (as read, stripped, normalised, and a margin), plus
- * `ITEM_OVERHEAD` per item (256 when this was measured): measured on the benchmark's articles (55 % English), 1.1 bytes of heap per
- * character counted, so ~35 MB, ~6,000 items of 1-2 KB.
+ * `ITEM_OVERHEAD` per item: measured on the benchmark's articles (55 % English), 1.1 bytes of
+ * heap per character counted, so ~45 MB, ~4,300 items of 1-2 KB (as many as 32,000,000 held
+ * before the remembered results were counted).
  */
-export const DEFAULT_FOUND_ITEM_CHARS = 32_000_000
+export const DEFAULT_FOUND_ITEM_CHARS = 40_000_000
 
 /**
  * The items recent searches found, least recently used dropped first beyond `maxChars` (see
@@ -94,7 +98,7 @@ export class FoundItems {
     const same = old !== undefined && old.record.title === record.title && old.record.summary === record.summary && old.record.body === record.body
     const source = same ? old.source : prepare(record)
     const cost = 2 * (record.title.length + record.summary.length) + 4 * record.body.length + ITEM_OVERHEAD
-    const entry: Entry = { record, source, revision, cost, newer: null, older: null }
+    const entry: Entry = { record, source, results: new ResultMemo(), revision, cost, newer: null, older: null }
     if (cost > this.#maxChars) return entry
     let items = this.#tenants.get(record.tenant_id)
     if (items === undefined) {

@@ -11,6 +11,8 @@ import { FoundItems, prepare } from './found-items.ts'
 import { fragmentsIn, highlightIn } from './highlight.ts'
 import { termsKey } from './highlight-memo.ts'
 import type { QueryTerm } from './query-terms.ts'
+import type { PreparedResult } from './result-json.ts'
+import { roundScore, serializeResultsLater } from './result-json.ts'
 import type { ParsedSearch } from './search-request.ts'
 import { parseSearchRequest } from './search-request.ts'
 
@@ -38,7 +40,9 @@ export interface SearchResponseBody {
 /**
  * POST /v1/cms/search (CONTRACT §5): validates the body against the tenant's categories, asks
  * the search engine for one page of visible matching items, and builds the items with their
- * highlights from the stored records. Never cached (`no-store`).
+ * highlights from the stored records. Never cached (`no-store`). The items are frozen: an
+ * item found again for the same terms is the one built before (with its JSON, which an edge
+ * gets from `serializedReply(body)` instead of serialising the body).
  */
 export async function searchContents(ctx: Context, principal: Principal, body: unknown): Promise<Reply<SearchResponseBody>> {
   const engine = ctx.search
@@ -64,6 +68,9 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
 
   const byId = new Map(categories.map((category) => [category.id, category]))
   const items: SearchResultItem[] = []
+  const results: PreparedResult[] = []
+  const scores: number[] = []
+  const key = termsKey(request.terms)
   const found = await foundItems(ctx, tenantId, result.hits.map((hit) => hit.id))
   for (let i = 0; i < result.hits.length; i++) {
     const hit = result.hits[i]
@@ -71,13 +78,16 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
     const category = item === undefined || item === null ? null : (byId.get(item.record.category_id) ?? null)
     // An item changed after the engine answered is left out rather than shown stale.
     if (hit === undefined || item === undefined || item === null || category === null || !isPubliclyVisible(item.record, category, now)) continue
-    items.push(resultItem(item.record, category, hit.score, request.terms, item.source))
+    const prepared = item.results.get(key, category, () => resultItem(item.record, category, hit.score, request.terms, item.source))
+    const score = roundScore(hit.score)
+    // Hint: the same terms over the same index give the same score: then the remembered item is the reply's as it is.
+    items.push(prepared.item.score === score ? prepared.item : { ...prepared.item, score })
+    results.push(prepared)
+    scores.push(score)
   }
-  return {
-    status: 200,
-    body: { items, pagination: pagination(request, result.total) },
-    cache: { kind: 'no-store' },
-  }
+  const reply: SearchResponseBody = { items, pagination: pagination(request, result.total) }
+  serializeResultsLater(reply, results, scores, reply.pagination)
+  return { status: 200, body: reply, cache: { kind: 'no-store' } }
 }
 
 function pagination(request: ParsedSearch, total: number): SearchResponseBody['pagination'] {
@@ -141,7 +151,7 @@ export function resultItem(
     published_at: record.published_at ?? '',
     author_name: record.author_name,
     tags: record.tags.map((tag) => tag.name),
-    score: Math.round(score * 10_000) / 10_000,
+    score: roundScore(score),
     highlight: {
       title: [highlights.title],
       search_text: [...highlights.fragments],
