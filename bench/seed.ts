@@ -53,8 +53,9 @@ export async function seed(path: string, items: number, log: (line: string) => v
   log(`generated ${records.length} records in ${generateSeconds.toFixed(1)} s; importing…`)
   const importStart = performance.now()
   let lastLog = importStart
-  // As `frontdesk import`: the items are indexed for search on a worker thread while they are written.
+  // As `frontdesk import`: a bulk load, the items indexed for search on a worker thread while they are written.
   const tenantId = (await store.getTenantByCode(TENANT))?.id ?? ''
+  store.loadInBulkNextTransaction()
   const indexing = indexWhileImporting(store, tenantId)
   const summary = await importRecords(ctx, {
     tenantCode: TENANT,

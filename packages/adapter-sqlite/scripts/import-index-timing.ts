@@ -3,8 +3,9 @@
  * database, then the tenant's search snapshot saved beside it — `overlap`: indexed on a worker
  * thread while the import writes (`indexWhileImporting`, as the CLI does), `serial`: built
  * from the database after the commit (`saveSnapshot`, as before). Each round into a fresh
- * file; `--check`: also builds the overlap's database after the commit and compares the bytes.
- * `node --conditions=source --import tsx packages/adapter-sqlite/scripts/import-index-timing.ts [ITEMS] [ROUNDS] [overlap|serial|both] [--check]`
+ * file; `--check`: also builds the overlap's database after the commit and compares the bytes;
+ * `--no-bulk`: without `loadInBulkNextTransaction` (indexes updated row by row).
+ * `node --conditions=source --import tsx packages/adapter-sqlite/scripts/import-index-timing.ts [ITEMS] [ROUNDS] [overlap|serial|both] [--check] [--no-bulk]`
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,6 +21,7 @@ const items = Number(process.argv[2] ?? '20000')
 const rounds = Number(process.argv[3] ?? '3')
 const modes = process.argv[4] === 'both' || process.argv[4] === undefined ? ['overlap', 'serial'] : [process.argv[4]]
 const check = process.argv.includes('--check')
+const bulk = !process.argv.includes('--no-bulk')
 const records: ImportItem[] = [...new Dataset(items).records()]
 const cpuSeconds = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1e6).toFixed(2)
 
@@ -60,6 +62,7 @@ for (let round = 0; round < rounds; round++) {
       const cpu = process.cpuUsage()
       const threads = threadCpu()
       const started = performance.now()
+      if (bulk) store.loadInBulkNextTransaction()
       const indexing = mode === 'overlap' ? indexWhileImporting(store, tenant.id) : null
       await importRecords(frontdesk.context, { tenantCode: 'bench', records })
       const imported = performance.now()

@@ -17,6 +17,7 @@ import { DataVersionMemo } from './query/data-version-memo.ts'
 import { dataVersionOf } from './query/data-version-watch.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { pruneChangeLog } from './records/change-log.ts'
+import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
 import { selectCategories, selectCategory } from './records/categories.ts'
 import { ChangeSet } from './records/change-set.ts'
 import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
@@ -88,6 +89,7 @@ export class SqliteStore implements Store {
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
   #nextObserver: TransactionObserver | null = null
+  #bulkNext = false
   readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; response: StoredResponse } | undefined }>
   readonly #contents: ContentAccess
   readonly #revisions = new Map<string, number>()
@@ -255,12 +257,23 @@ export class SqliteStore implements Store {
     this.#nextObserver = observer
   }
 
+  /**
+   * Makes the next transaction this store runs (one only) a bulk load when it begins on a
+   * database without items (a first import): the item tables' secondary indexes are built once
+   * at its end instead of row by row (see `deferIndexes`). Same result, same commit.
+   */
+  loadInBulkNextTransaction(): void {
+    this.#bulkNext = true
+  }
+
   transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T> {
     return this.#gate.run(async () => {
       let open = true
       const changes = new ChangeSet()
       const observer = this.#nextObserver
       this.#nextObserver = null
+      const bulk = this.#bulkNext
+      this.#bulkNext = false
       const tx = new ContentAccess(this.#writer, (step) => {
         if (!open) return Promise.reject(new Error('The transaction has already ended'))
         try {
@@ -270,10 +283,12 @@ export class SqliteStore implements Store {
         }
       }, changes, observer)
       try {
+        const deferred = bulk ? deferIndexes(this.#writer) : null
         observer?.begun(this.#writer)
         const result = await work(tx)
         // Hint: no more writes may land after the bookkeeping: the transaction object closes first.
         open = false
+        if (deferred !== null) restoreIndexes(this.#writer, deferred)
         changes.flush(this.#writer)
         pruneChangeLog(this.#writer, this.#changeLogRetention)
         observer?.committing(this.#writer)

@@ -72,14 +72,18 @@ export async function importFile(ctx: Context, file: string, options: ImportOpti
 }
 
 /**
- * The search indexing that runs on a worker thread while the import writes (see
- * `indexWhileImporting`), for a SQLite store and an existing tenant; `null` otherwise.
+ * Prepares a SQLite store for the import's transaction: loaded in bulk (a first import builds
+ * the item indexes once at its end, see `loadInBulkNextTransaction`) and indexed for search
+ * on a worker thread while it writes (see `indexWhileImporting`). The indexing, or `null` for
+ * another store or a tenant that does not exist.
  */
 async function indexAlongside(ctx: Context, tenantCode: string): Promise<ImportIndexing | null> {
   const { SqliteStore, indexWhileImporting } = await import('@frontdesk/adapter-sqlite')
   if (!(ctx.store instanceof SqliteStore)) return null
   const tenant = await ctx.store.getTenantByCode(tenantCode)
-  return tenant === null ? null : indexWhileImporting(ctx.store, tenant.id)
+  if (tenant === null) return null
+  ctx.store.loadInBulkNextTransaction()
+  return indexWhileImporting(ctx.store, tenant.id)
 }
 
 /** Whether the import changed anything the search index holds (inquiry categories are not searched). */
