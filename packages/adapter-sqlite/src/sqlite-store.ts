@@ -288,10 +288,11 @@ export class SqliteStore implements Store {
         const result = await work(tx)
         // Hint: no more writes may land after the bookkeeping: the transaction object closes first.
         open = false
-        if (deferred !== null) restoreIndexes(this.#writer, deferred)
         changes.flush(this.#writer)
         pruneChangeLog(this.#writer, this.#changeLogRetention)
         observer?.committing(this.#writer)
+        // Hint: after `committing`, so that an import's search indexing finishes while the indexes are built.
+        if (deferred !== null) restoreIndexes(this.#writer, deferred)
         return result
       } finally {
         open = false

@@ -19,6 +19,6 @@ export interface TransactionObserver {
   category(record: CategoryRecord): void
   /** A tag was written. */
   tag(record: TagRecord): void
-  /** Everything is written, the revision and `change_log` included; COMMIT comes next (it may still fail). */
+  /** Everything is written, the revision and `change_log` included; COMMIT comes next (after the indexes of a bulk load are built; it may still fail). */
   committing(conn: Connection): void
 }
