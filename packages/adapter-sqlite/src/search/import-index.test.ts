@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CategoryRecord, ContentRecord, ContentWriter, TagRecord } from '@frontdesk/core'
@@ -104,6 +104,7 @@ test('items written out of id order, some twice, some deleted: the snapshot a bu
     await tx.putCategory({ ...(categories[1] as CategoryRecord), name: 'Renamed' })
   })
   assert.is(outcome, 'saved')
+  assert.equal(readdirSync(`${ctx.path}.search`), [snapshotFileName('t1')])
   const { imported, rebuilt } = await bothSnapshots(ctx)
   assert.ok(imported.equals(rebuilt), 'same bytes')
 })
@@ -165,6 +166,20 @@ test('a rolled-back import leaves no snapshot, and the next transaction is not o
     for (const category of categories) await tx.putCategory(category)
   })
   assert.not.ok(existsSync(`${ctx.path}.search`))
+})
+
+test('abandoned after the commit (the caller gives up): no snapshot, no temporary file left', async (ctx) => {
+  const { categories, tags, items } = corpus(50)
+  const indexing = indexWhileImporting(ctx.store, 't1')
+  await ctx.store.transaction(async (tx) => {
+    for (const category of categories) await tx.putCategory(category)
+    for (const tag of tags) await tx.putTag(tag)
+    for (const item of items) await tx.putContent(item)
+  })
+  // Hint: give the worker time to write its temporary file first.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  await indexing.abandon()
+  assert.equal(existsSync(`${ctx.path}.search`) ? readdirSync(`${ctx.path}.search`) : [], [])
 })
 
 test('a snapshot directory that cannot be created: unwritable, the import stands', async (ctx) => {

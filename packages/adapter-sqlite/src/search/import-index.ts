@@ -1,4 +1,5 @@
 import type { CategoryRecord, ContentRecord } from '@frontdesk/core'
+import { rmSync } from 'node:fs'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import type { Connection } from '../connection/statement-cache.ts'
 import type { TransactionObserver } from '../connection/transaction-observer.ts'
@@ -6,8 +7,8 @@ import { selectCategories } from '../records/categories.ts'
 import type { SqliteStore } from '../sqlite-store.ts'
 import type { WrittenEntry } from './import-analysis.ts'
 import { ImportAnalysis } from './import-analysis.ts'
-import type { ChangeRow, SnapshotFile } from './snapshot-file.ts'
-import { writeSnapshot } from './snapshot-file.ts'
+import type { ChangeRow, PreparedSnapshot } from './snapshot-file.ts'
+import { discardSnapshot, prepareSnapshot, publishSnapshot, temporaryName } from './snapshot-file.ts'
 import { defaultSnapshotDir } from './sqlite-search.ts'
 
 /** How `indexWhileImporting` ended. */
@@ -21,7 +22,7 @@ export type ImportIndexOutcome =
 
 /** An import's search indexing on a worker thread (see `indexWhileImporting`). */
 export interface ImportIndexing {
-  /** After the import committed: writes the snapshot (waiting for the worker, at most `timeoutMs`). Stops the worker. */
+  /** After the import committed: puts the snapshot in place (waiting for the worker, at most `timeoutMs`). Stops the worker. */
   finish(): Promise<ImportIndexOutcome>
   /** After an import that failed, rolled back or changed nothing searchable: stops the worker, writes nothing. */
   abandon(): Promise<void>
@@ -42,7 +43,7 @@ type ToWorker =
   | { kind: 'begin'; categories: CategoryRecord[] }
   | { kind: 'writes'; entries: WrittenEntry[] }
   | { kind: 'end'; categories: CategoryRecord[]; tags: [string, string][]; seq: number; anchor: ChangeRow | null }
-  | { kind: 'write'; dir: string }
+  | { kind: 'publish' }
 
 /** Messages of the worker to the import. */
 type FromWorker = { kind: 'done'; outcome: ImportIndexOutcome } | { kind: 'failed'; message: string }
@@ -52,15 +53,16 @@ type FromWorker = { kind: 'done'; outcome: ImportIndexOutcome } | { kind: 'faile
  * writes them, on a worker thread: the store shows each write to this (`observeNextTransaction`),
  * the items go to the worker in batches, and the worker analyses them meanwhile
  * (`ImportAnalysis`). When the import's writes end, inside its transaction, the worker is
- * told the committed state (categories, tag names, the last `change_log` row) and puts the
- * index together while the import commits; `finish`, after the commit, has it write the
- * snapshot beside the database — what `SqliteSearchIndex.saveSnapshot` would write after
+ * told the committed state (categories, tag names, the last `change_log` row), puts the
+ * index together and writes the snapshot under a temporary name while the import commits;
+ * `finish`, after the commit, has it renamed into place beside the database — what `SqliteSearchIndex.saveSnapshot` would write after
  * reading every item back and analysing it then, one phase after the other on one core.
  *
  * Only for a tenant with no items when the transaction begins (its first import): anything
  * else, a changed category or tag name under analysed items, a worker that fails or is too
- * slow, ends as 'unused', and the caller builds from the database as before. Nothing is
- * written unless `finish` is called, so a failed or rolled-back import leaves no snapshot.
+ * slow, ends as 'unused', and the caller builds from the database as before. The snapshot is
+ * renamed into place only by `finish`, so a failed or rolled-back import leaves none
+ * (`abandon` removes the temporary file).
  */
 export function indexWhileImporting(store: SqliteStore, tenantId: string, options: ImportIndexOptions = {}): ImportIndexing {
   const dir = defaultSnapshotDir(store.path)
@@ -72,14 +74,23 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
   let ended = false
   let reply: ((message: FromWorker) => void) | null = null
   let batch: WrittenEntry[] = []
-  const stop = () => {
+  const stop = async () => {
     failed = true
     const running = worker
     worker = null
-    return running === null ? Promise.resolve() : running.terminate().then(() => undefined)
+    if (running !== null) await running.terminate()
+  }
+  // Hint: after `stop`: the worker may have written the snapshot's temporary file (at the end of the writes) but never renames it then.
+  const discard = async () => {
+    await stop()
+    try {
+      rmSync(temporaryName(dir, tenantId), { force: true })
+    } catch {
+      // Hint: no such directory (or not one): nothing was written.
+    }
   }
   try {
-    worker = spawnWorker(tenantId)
+    worker = spawnWorker(tenantId, dir)
     // Hint: never what keeps the process alive; `finish` waits with a timer of its own.
     worker.unref()
     worker.on('message', (message: FromWorker) => reply?.(message))
@@ -147,7 +158,7 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
     finish: async () => {
       const running = worker
       if (failed || !ended || running === null) {
-        await stop()
+        await discard()
         return 'unused'
       }
       const answer = new Promise<FromWorker>((resolve) => {
@@ -157,16 +168,19 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
       running.ref()
       // Hint: a timer that keeps the process alive while the worker writes (the worker itself is unref'd).
       const alive = setInterval(() => undefined, 1000)
-      send({ kind: 'write', dir })
+      send({ kind: 'publish' })
+      let outcome: ImportIndexOutcome = 'unused'
       try {
         const message = await answer
-        return message.kind === 'done' ? message.outcome : 'unused'
+        if (message.kind === 'done') outcome = message.outcome
+        return outcome
       } finally {
         clearInterval(alive)
-        await stop()
+        if (outcome === 'saved') await stop()
+        else await discard()
       }
     },
-    abandon: () => stop(),
+    abandon: () => discard(),
   }
 }
 
@@ -184,20 +198,33 @@ function lastChange(conn: Connection): { seq: number; anchor: ChangeRow | null }
  * registers tsx first (`--import tsx` of the parent does not reach worker threads); the
  * bundled CLI runs its own JavaScript chunk (as `bulk-build.ts`).
  */
-function spawnWorker(tenantId: string): Worker {
+function spawnWorker(tenantId: string, dir: string): Worker {
   const url = new URL(import.meta.url)
-  const data = { task: WORKER_TASK, tenantId }
+  const data: WorkerInput = { task: WORKER_TASK, tenantId, dir }
   if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData: data })
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`
   return new Worker(boot, { eval: true, workerData: data })
 }
 
-/** The worker side: analyse the writes as they come, put the index together at the end, write it when told. */
-function runWorker(tenantId: string): void {
+/** What the worker is given. */
+interface WorkerInput {
+  task: typeof WORKER_TASK
+  tenantId: string
+  /** The snapshot directory. */
+  dir: string
+}
+
+/**
+ * The worker side: analyse the writes as they come; at their end, put the index together and
+ * write the snapshot under its temporary name (while the import commits); rename it into place
+ * when told the import committed.
+ */
+function runWorker({ tenantId, dir }: WorkerInput): void {
   const port = parentPort
   if (port === null) return
   let analysis: ImportAnalysis | null = null
-  let file: Omit<SnapshotFile, 'format' | 'analyzer'> | null = null
+  let prepared: PreparedSnapshot | null = null
+  let built = false
   const answer = (message: FromWorker) => {
     port.postMessage(message)
     port.close()
@@ -209,10 +236,11 @@ function runWorker(tenantId: string): void {
       else if (message.kind === 'end') {
         const tenant = analysis?.end({ categories: message.categories, tags: new Map(message.tags) }) ?? null
         analysis = null
-        file = tenant === null ? null : { seq: message.seq, anchor: message.anchor, tenant }
-      } else if (message.kind === 'write') {
-        if (file === null) return answer({ kind: 'done', outcome: 'unused' })
-        answer({ kind: 'done', outcome: writeSnapshot(message.dir, tenantId, file) ? 'saved' : 'unwritable' })
+        built = tenant !== null
+        if (tenant !== null) prepared = prepareSnapshot(dir, tenantId, { seq: message.seq, anchor: message.anchor, tenant })
+      } else if (message.kind === 'publish') {
+        if (!built) return answer({ kind: 'done', outcome: 'unused' })
+        answer({ kind: 'done', outcome: prepared !== null && publishSnapshot(prepared) ? 'saved' : 'unwritable' })
       }
     } catch (error) {
       answer({ kind: 'failed', message: error instanceof Error ? error.message : String(error) })
@@ -220,4 +248,4 @@ function runWorker(tenantId: string): void {
   })
 }
 
-if (!isMainThread && (workerData as { task?: unknown } | null)?.task === WORKER_TASK) runWorker((workerData as { tenantId: string }).tenantId)
+if (!isMainThread && (workerData as { task?: unknown } | null)?.task === WORKER_TASK) runWorker(workerData as WorkerInput)

@@ -48,9 +48,26 @@ export function snapshotFileName(tenantId: string): string {
  * one is not an error.
  */
 export function writeSnapshot(dir: string, tenantId: string, file: Omit<SnapshotFile, 'format' | 'analyzer'>): boolean {
-  if (!SAFE_NAME.test(tenantId)) return false
+  const prepared = prepareSnapshot(dir, tenantId, file)
+  return prepared !== null && publishSnapshot(prepared)
+}
+
+/** A snapshot written to its temporary file, not yet in place (see `prepareSnapshot`). */
+export interface PreparedSnapshot {
+  temporary: string
+  target: string
+}
+
+/**
+ * The first half of `writeSnapshot`: the whole file written under a temporary name beside its
+ * place; `publishSnapshot` then renames it into place, `discardSnapshot` removes it. An
+ * import writes it while it commits and renames it once the commit succeeded. `null` when it
+ * could not be written (nothing is left behind).
+ */
+export function prepareSnapshot(dir: string, tenantId: string, file: Omit<SnapshotFile, 'format' | 'analyzer'>): PreparedSnapshot | null {
+  if (!SAFE_NAME.test(tenantId)) return null
   const target = join(dir, snapshotFileName(tenantId))
-  const temporary = `${target}.${process.pid}.tmp`
+  const temporary = temporaryName(dir, tenantId)
   let fd: number | null = null
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -66,9 +83,7 @@ export function writeSnapshot(dir: string, tenantId: string, file: Omit<Snapshot
     fd = openSync(temporary, 'w', 0o600)
     for (const part of [prefix, header, padding, ...postings.map((piece) => Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength))]) writeAll(fd, part)
     closeSync(fd)
-    fd = null
-    renameSync(temporary, target)
-    return true
+    return { temporary, target }
   } catch {
     try {
       if (fd !== null) closeSync(fd)
@@ -76,8 +91,33 @@ export function writeSnapshot(dir: string, tenantId: string, file: Omit<Snapshot
     } catch {
       // Hint: nothing was created (the directory is missing or not one): nothing to clean up.
     }
+    return null
+  }
+}
+
+/** Renames a prepared snapshot into place; `false` (and the temporary file removed) when it could not. */
+export function publishSnapshot(prepared: PreparedSnapshot): boolean {
+  try {
+    renameSync(prepared.temporary, prepared.target)
+    return true
+  } catch {
+    discardSnapshot(prepared)
     return false
   }
+}
+
+/** Removes a prepared snapshot's temporary file (best effort), e.g. when the import it was made for failed. */
+export function discardSnapshot(prepared: PreparedSnapshot): void {
+  try {
+    rmSync(prepared.temporary, { force: true })
+  } catch {
+    // Hint: best effort; a leftover temporary file is never read as a snapshot.
+  }
+}
+
+/** Where a snapshot of the tenant is written before it is renamed into place (one per process). */
+export function temporaryName(dir: string, tenantId: string): string {
+  return `${join(dir, snapshotFileName(tenantId))}.${process.pid}.tmp`
 }
 
 /** A tenant's snapshot, or `null` when there is none usable (missing, unreadable, another format, analyzer or byte order). */
