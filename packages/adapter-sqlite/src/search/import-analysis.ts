@@ -1,21 +1,66 @@
-import type { CategoryRecord, FieldValue, SearchDocument } from '@frontdesk/core'
+import type { CategoryRecord, ContentRecord, FieldValue, SearchDocument } from '@frontdesk/core'
 import { FIELDS } from './inverted-index.ts'
 import { joinRanges } from './join-ranges.ts'
 import { RangeIndexer } from './range-indexer.ts'
 import type { TenantSnapshot } from './tenant-index.ts'
 
 /**
- * An item as an import wrote it, with what its search document needs: id, category id,
- * status, published_at, title, summary, body (HTML, as stored), its tags' ids and names in
- * their order, and its field values by field id.
+ * The writes of an import, in order, as one flat array of plain values (see `WriteBatch`):
+ * what goes to the indexing worker. Flat because a structured clone of one array of strings
+ * and numbers costs a third of that of an object and three arrays per item (20,000 items:
+ * ~50 against ~150 ms to read on the worker, ~30 against ~70 ms to write on the import's thread).
  */
-export type WrittenItem = [
-  id: string, categoryId: string, status: SearchDocument['status'], publishedAt: string | null,
-  title: string, summary: string, body: string, tagIds: string[], tagNames: string[], fields: Record<string, FieldValue>,
-]
+export type Writes = unknown[]
 
-/** One write of the import, in the order they were made. */
-export type WrittenEntry = { kind: 'item'; item: WrittenItem } | { kind: 'deleted'; id: string } | { kind: 'category'; category: CategoryRecord }
+/**
+ * Collects writes in the `Writes` format:
+ * - an item: `'i'`, id, category id, status, published_at, title, summary, body (HTML, as
+ *   stored), the number of tags n, n tag ids, n tag names (in order), the number of field
+ *   values m, then m pairs field id, value;
+ * - a deleted item: `'d'`, id;
+ * - a category: `'c'`, the record.
+ */
+export class WriteBatch {
+  #writes: Writes = []
+  #count = 0
+
+  /** Writes collected since the last `take`. */
+  get size(): number {
+    return this.#count
+  }
+
+  /** An item written (inserted or replaced). */
+  item(r: ContentRecord): void {
+    const w = this.#writes
+    w.push('i', r.id, r.category_id, r.status, r.published_at, r.title, r.summary, r.body, r.tags.length)
+    for (const tag of r.tags) w.push(tag.id)
+    for (const tag of r.tags) w.push(tag.name)
+    const fields = Object.keys(r.fields)
+    w.push(fields.length)
+    for (const field of fields) w.push(field, r.fields[field])
+    this.#count++
+  }
+
+  /** An item deleted. */
+  deleted(id: string): void {
+    this.#writes.push('d', id)
+    this.#count++
+  }
+
+  /** A category written. */
+  category(category: CategoryRecord): void {
+    this.#writes.push('c', category)
+    this.#count++
+  }
+
+  /** The writes collected, and a fresh start. */
+  take(): Writes {
+    const writes = this.#writes
+    this.#writes = []
+    this.#count = 0
+    return writes
+  }
+}
 
 /** The state of the tenant the import committed, read inside its transaction after the last write. */
 export interface ImportEnd {
@@ -58,17 +103,16 @@ export class ImportAnalysis {
     return this.#stale
   }
 
-  /** Takes the next write of the import. */
-  take(entry: WrittenEntry): void {
-    if (this.#stale) return
-    if (entry.kind === 'deleted') {
-      this.#numbers.delete(entry.id)
-    } else if (entry.kind === 'category') {
-      const used = this.#usedCategories.get(entry.category.id)
-      if (used !== undefined && used !== analysedFields(entry.category)) this.#stale = true
-      this.#categories.set(entry.category.id, entry.category)
-      this.#indexer.useCategory(entry.category)
-    } else this.#add(entry.item)
+  /** Takes the next writes of the import (see `WriteBatch`). */
+  take(writes: Writes): void {
+    let at = 0
+    while (at < writes.length && !this.#stale) {
+      const kind = writes[at++]
+      if (kind === 'd') this.#numbers.delete(writes[at++] as string)
+      else if (kind === 'c') this.#category(writes[at++] as CategoryRecord)
+      else if (kind === 'i') at = this.#add(writes, at)
+      else throw new Error(`Unknown write ${String(kind)}`)
+    }
   }
 
   /**
@@ -90,24 +134,48 @@ export class ImportAnalysis {
     return { categories: end.categories, docs, index: data, postings: [postings] }
   }
 
-  #add([id, categoryId, status, publishedAt, title, summary, body, tagIds, tagNames, fields]: WrittenItem): void {
+  #category(category: CategoryRecord): void {
+    const used = this.#usedCategories.get(category.id)
+    if (used !== undefined && used !== analysedFields(category)) this.#stale = true
+    this.#categories.set(category.id, category)
+    this.#indexer.useCategory(category)
+  }
+
+  /** Adds the item whose write starts at `writes[at]` (after its kind); returns where the next write starts. */
+  #add(writes: Writes, at: number): number {
+    const id = writes[at] as string
+    const categoryId = writes[at + 1] as string
+    const status = writes[at + 2] as SearchDocument['status']
+    const publishedAt = writes[at + 3] as string | null
+    const title = writes[at + 4] as string
+    const summary = writes[at + 5] as string
+    const body = writes[at + 6] as string
+    const tagCount = writes[at + 7] as number
+    at += 8
     const key = analysedFields(this.#categories.get(categoryId))
     const used = this.#usedCategories.get(categoryId)
     if (used === undefined) this.#usedCategories.set(categoryId, key)
     else if (used !== key) this.#stale = true
-    for (let i = 0; i < tagIds.length; i++) {
-      const tagId = tagIds[i] ?? ''
-      const name = tagNames[i] ?? ''
+    const tags: string[] = []
+    for (let i = 0; i < tagCount; i++) {
+      const tagId = writes[at + i] as string
+      const name = writes[at + tagCount + i] as string
+      tags.push(name)
       const before = this.#usedTags.get(tagId)
       if (before === undefined) this.#usedTags.set(tagId, name)
       else if (before !== name) this.#stale = true
     }
+    at += 2 * tagCount
+    const fieldCount = writes[at++] as number
+    const values: Record<string, FieldValue> = {}
+    for (let i = 0; i < fieldCount; i++) values[writes[at + 2 * i] as string] = writes[at + 2 * i + 1] as FieldValue
+    at += 2 * fieldCount
     // Hint: field values keyed in field id order, as the build reads them (`ORDER BY field_id`).
-    const keys = inCodePointOrder(Object.keys(fields))
-    const ordered: Record<string, FieldValue> = {}
-    for (const field of keys) ordered[field] = fields[field] as FieldValue
+    const fields: Record<string, FieldValue> = {}
+    for (const field of inCodePointOrder(Object.keys(values))) fields[field] = values[field] as FieldValue
     this.#numbers.set(id, this.#indexer.size)
-    this.#indexer.add({ doc: { id, category_id: categoryId, status, published_at: publishedAt, tags: tagNames, fields: ordered }, title, summary, body })
+    this.#indexer.add({ doc: { id, category_id: categoryId, status, published_at: publishedAt, tags, fields }, title, summary, body })
+    return at
   }
 }
 

@@ -5,8 +5,8 @@ import type { Connection } from '../connection/statement-cache.ts'
 import type { TransactionObserver } from '../connection/transaction-observer.ts'
 import { selectCategories } from '../records/categories.ts'
 import type { SqliteStore } from '../sqlite-store.ts'
-import type { WrittenEntry } from './import-analysis.ts'
-import { ImportAnalysis } from './import-analysis.ts'
+import type { Writes } from './import-analysis.ts'
+import { ImportAnalysis, WriteBatch } from './import-analysis.ts'
 import type { ChangeRow, PreparedSnapshot } from './snapshot-file.ts'
 import { discardSnapshot, prepareSnapshot, publishSnapshot, temporaryName } from './snapshot-file.ts'
 import { defaultSnapshotDir } from './sqlite-search.ts'
@@ -41,7 +41,7 @@ const WORKER_TASK = 'frontdesk-import-index'
 /** Messages of the import to its worker, in order. */
 type ToWorker =
   | { kind: 'begin'; categories: CategoryRecord[] }
-  | { kind: 'writes'; entries: WrittenEntry[] }
+  | { kind: 'writes'; writes: Writes }
   | { kind: 'end'; categories: CategoryRecord[]; tags: [string, string][]; seq: number; anchor: ChangeRow | null }
   | { kind: 'publish' }
 
@@ -73,7 +73,7 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
   let failed = false
   let ended = false
   let reply: ((message: FromWorker) => void) | null = null
-  let batch: WrittenEntry[] = []
+  const batch = new WriteBatch()
   const stop = async () => {
     failed = true
     const running = worker
@@ -107,14 +107,10 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
   }
   const send = (message: ToWorker) => worker?.postMessage(message)
   const flush = () => {
-    if (batch.length === 0) return
-    send({ kind: 'writes', entries: batch })
-    batch = []
+    if (batch.size > 0) send({ kind: 'writes', writes: batch.take() })
   }
-  const push = (entry: WrittenEntry) => {
-    if (failed) return
-    batch.push(entry)
-    if (batch.length >= batchSize) flush()
+  const full = () => {
+    if (batch.size >= batchSize) flush()
   }
   // Hint: an observer must not throw into the import: any failure here only drops the worker.
   const guarded = (step: () => void) => {
@@ -134,13 +130,21 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
     content: (r: ContentRecord) =>
       guarded(() => {
         if (r.tenant_id !== tenantId) return
-        push({
-          kind: 'item',
-          item: [r.id, r.category_id, r.status, r.published_at, r.title, r.summary, r.body, r.tags.map((t) => t.id), r.tags.map((t) => t.name), r.fields],
-        })
+        batch.item(r)
+        full()
       }),
-    contentDeleted: (tenant, id) => guarded(() => (tenant === tenantId ? push({ kind: 'deleted', id }) : undefined)),
-    category: (category) => guarded(() => (category.tenant_id === tenantId ? push({ kind: 'category', category }) : undefined)),
+    contentDeleted: (tenant, id) =>
+      guarded(() => {
+        if (tenant !== tenantId) return
+        batch.deleted(id)
+        full()
+      }),
+    category: (category) =>
+      guarded(() => {
+        if (category.tenant_id !== tenantId) return
+        batch.category(category)
+        full()
+      }),
     tag: () => undefined,
     committing: (conn) =>
       guarded(() => {
@@ -232,7 +236,7 @@ function runWorker({ tenantId, dir }: WorkerInput): void {
   port.on('message', (message: ToWorker) => {
     try {
       if (message.kind === 'begin') analysis = new ImportAnalysis(message.categories)
-      else if (message.kind === 'writes') for (const entry of message.entries) analysis?.take(entry)
+      else if (message.kind === 'writes') analysis?.take(message.writes)
       else if (message.kind === 'end') {
         const tenant = analysis?.end({ categories: message.categories, tags: new Map(message.tags) }) ?? null
         analysis = null
