@@ -4,7 +4,7 @@
  *
  * `node --conditions=source --import tsx packages/http/scripts/search-cpu.ts DB KEY ITEMS [REQUESTS] [MODE]`
  * over a database seeded by `packages/adapter-sqlite/scripts/seed-bench-db.ts DB ITEMS` (it
- * prints KEY). MODE: `handle` (in-process `handle()` calls, no sockets), `https` (the bundled
+ * prints KEY). MODE: `attach` (a server already running: ORIGIN, SERVER_PID from the environment), `handle` (in-process `handle()` calls, no sockets), `https` (the bundled
  * `frontdesk serve`, as the benchmark starts it, loaded by autocannon in this process with 50
  * connections; the server's user + system CPU from /proc before and after the fixed number of
  * requests; extra `serve` flags from the environment variable SERVE_FLAGS, node flags from SERVE_NODE_FLAGS, e.g. `--cpu-prof`), `ceiling` (the benchmark's bare node:https server, same load), or `all` (default).
@@ -58,35 +58,49 @@ const TICK_US = 1e6 / 100
 
 if (mode === 'handle' || mode === 'all') {
   const headers = { 'x-api-key': key, 'content-type': 'application/json', host: 'x' }
-  let bytes = 0
-  const call = (i: number) => handle(frontdesk, { method: 'POST', url: '/v1/cms/search', headers, secure: true, remoteAddress: '127.0.0.1', body: Buffer.from(mix[i % mix.length] ?? '') })
-  for (let i = 0; i < mix.length * 2; i++) await call(i)
-  const rounds: number[] = []
-  for (let round = 0; round < 5; round++) {
-    const n = mix.length * 20
-    const cpu = process.cpuUsage()
-    for (let i = 0; i < n; i++) {
-      const response = await call(i)
-      if (response.status !== 200) throw new Error(`status ${response.status}: ${response.body.toString()}`)
-      if (round === 0) bytes += response.body.length
-    }
-    const used = process.cpuUsage(cpu)
-    rounds.push((used.user + used.system) / n)
-    if (round === 0) bytes /= n
-  }
-  rounds.sort((a, b) => a - b)
-  const direct: number[] = []
   const parsed = mix.map((body) => JSON.parse(body) as unknown)
-  for (let round = 0; round < 5; round++) {
-    const n = mix.length * 20
-    const cpu = process.cpuUsage()
-    for (let i = 0; i < n; i++) await frontdesk.search(principal, parsed[i % parsed.length])
-    const used = process.cpuUsage(cpu)
-    direct.push((used.user + used.system) / n)
+  let bytes = 0
+  const viaHandle = async (i: number) => {
+    const response = await handle(frontdesk, { method: 'POST', url: '/v1/cms/search', headers, secure: true, remoteAddress: '127.0.0.1', body: Buffer.from(mix[i % mix.length] ?? '') })
+    if (response.status !== 200) throw new Error(`status ${response.status}: ${response.body.toString()}`)
+    bytes = response.body.length
   }
-  direct.sort((a, b) => a - b)
-  console.log(`frontdesk.search(): ${direct[2]?.toFixed(1)} µs CPU per search (rounds ${direct.map((r) => r.toFixed(0)).join(', ')})`)
-  console.log(`handle(): ${rounds[2]?.toFixed(1)} µs CPU per search (rounds ${rounds.map((r) => r.toFixed(0)).join(', ')}); reply ${Math.round(bytes)} bytes on average`)
+  const direct = async (i: number) => {
+    await frontdesk.search(principal, parsed[i % parsed.length])
+  }
+  // CPU µs per call of `call` over `n` calls.
+  const cpuPer = async (call: (i: number) => Promise<void>, n: number) => {
+    const cpu = process.cpuUsage()
+    for (let i = 0; i < n; i++) await call(i)
+    const used = process.cpuUsage(cpu)
+    return (used.user + used.system) / n
+  }
+  await cpuPer(viaHandle, mix.length * 20)
+  await cpuPer(direct, mix.length * 20)
+  let sum = 0
+  for (let i = 0; i < mix.length; i++) {
+    await viaHandle(i)
+    sum += bytes
+  }
+  // Rounds of both in turns, so that both see the same machine.
+  const rounds = { handle: [] as number[], direct: [] as number[] }
+  for (let round = 0; round < 7; round++) {
+    rounds.handle.push(await cpuPer(viaHandle, mix.length * 10))
+    rounds.direct.push(await cpuPer(direct, mix.length * 10))
+  }
+  // The same calls, 50 at a time (as 50 connections would send them): what interleaving costs.
+  const concurrent: number[] = []
+  for (let round = 0; round < 5; round++) {
+    const n = mix.length * 10
+    const cpu = process.cpuUsage()
+    for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => viaHandle(i + j)))
+    const used = process.cpuUsage(cpu)
+    concurrent.push((used.user + used.system) / n)
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1] ?? 0
+  console.log(`frontdesk.search(): ${median(rounds.direct).toFixed(1)} µs CPU per search (median of 7 rounds of ${mix.length * 10}; ${rounds.direct.map((r) => r.toFixed(0)).join(', ')})`)
+  console.log(`handle(): ${median(rounds.handle).toFixed(1)} µs CPU per search (${rounds.handle.map((r) => r.toFixed(0)).join(', ')}); reply ${Math.round(sum / mix.length)} bytes on average`)
+  console.log(`handle(), 50 at a time: ${median(concurrent).toFixed(1)} µs CPU per search (${concurrent.map((r) => r.toFixed(0)).join(', ')})`)
 }
 await search.close()
 await store.close()
@@ -139,6 +153,14 @@ function stop(child: ChildProcess): Promise<void> {
     })
     child.kill('SIGTERM')
   })
+}
+
+if (mode === 'attach') {
+  // A server started elsewhere: ORIGIN and SERVER_PID from the environment.
+  const origin = process.env.ORIGIN ?? ''
+  const pid = Number(process.env.SERVER_PID ?? '0')
+  await load(origin, pid, 'warm-up', mix)
+  await load(origin, pid, 'https search_mix', mix)
 }
 
 if (mode === 'https' || mode === 'all') {

@@ -48,6 +48,8 @@ export class TenantSearchIndex {
   /** Custom-field values by document number, for filters (made on first use; not in snapshots). */
   readonly #columns = new FieldColumns()
   #dead = 0
+  /** Changes with every item added, removed or renumbered: what the matcher remembers is valid for one version. */
+  #version = 0
 
   /** An empty index knowing the tenant's categories, or one restored from `toSnapshot()` data. */
   constructor(categories: readonly CategoryRecord[], restored?: Omit<TenantSnapshot, 'categories'>) {
@@ -83,6 +85,7 @@ export class TenantSearchIndex {
   /** Adds or replaces an item. */
   upsert(record: ContentRecord): void {
     this.remove(record.id)
+    this.#version++
     const tags = record.tags.map((tag) => tag.name)
     const doc = this.#addDoc({ id: record.id, category_id: record.category_id, status: record.status, published_at: record.published_at, tags, fields: record.fields })
     this.#index.addDocument(doc, indexedText(record.title, record.summary, record.body, tags, record.fields, this.#categories.get(record.category_id)))
@@ -92,6 +95,7 @@ export class TenantSearchIndex {
   remove(id: string): void {
     const doc = this.#numbers.get(id)
     if (doc === undefined) return
+    this.#version++
     this.#numbers.delete(id)
     this.#docs[doc] = undefined
     this.#visibleFrom[doc] = Number.NaN
@@ -122,7 +126,7 @@ export class TenantSearchIndex {
     }
     // Visibility and category are decided inside the matcher, from typed arrays, before any object is touched.
     const eligible = { visibleFrom: this.#visibleFrom, now, categoryOf: this.#categoryOf, allowed }
-    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible)
+    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version)
     // Field filters from the columns when they can, in one pass over the matches; tag filters
     // (and fields beyond the columns' cap) from the items.
     const filter = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
@@ -181,6 +185,7 @@ export class TenantSearchIndex {
   /** Drops dead items: renumbers the live ones (in order) and their postings. */
   #compact(): void {
     if (this.#dead === 0) return
+    this.#version++
     const renumber = new Int32Array(this.#docs.length).fill(-1)
     const docs = this.#docs
     this.#docs = []

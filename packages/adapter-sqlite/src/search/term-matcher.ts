@@ -10,6 +10,13 @@ const FUZZY_WEIGHT = 0.45
 const MAX_EXPANSIONS = 2000
 /** …holding at most this many alternatives in all (~40 bytes each): a one-letter prefix alone may expand to thousands. */
 const MAX_REMEMBERED_ALTERNATIVES = 200_000
+/**
+ * A query term whose groups hold at least this many postings in all, and more than one
+ * alternative, has its matches remembered (see `#part`): below it, merging them again is cheap.
+ */
+export const REMEMBER_TERM_FROM = 4096
+/** At most this many remembered term matches in all (12 bytes each: ~24 MB), then all are dropped. */
+const MAX_REMEMBERED_MATCHES = 2_000_000
 
 /** One index term a query term matches, with the weight of that kind of match. */
 interface Alternative {
@@ -28,6 +35,19 @@ export interface TermMatches {
   length: number
 }
 
+/** A query term's matches in the index as a whole (visible or not): documents and the term's scores, `[0, length)`. */
+interface TermList {
+  docs: Int32Array
+  scores: Float64Array
+  length: number
+}
+
+/**
+ * What one query term contributes: one alternative's postings as they are (`alt`), or its
+ * matches merged from several (`list`).
+ */
+type TermPart = { alt: Alternative; list: null; size: number } | { alt: null; list: TermList; size: number }
+
 /**
  * Which documents a query may return, from typed arrays by document number: visible at
  * `now` (`visibleFrom[doc] <= now`; NaN never is) and in a category whose number `allowed`
@@ -42,15 +62,22 @@ export interface Eligibility {
 }
 
 /**
- * Finds the documents matching every term of a query (CONTRACT §5) in an `InvertedIndex`,
+ * Finds the documents matching every query term (CONTRACT §5) in an `InvertedIndex`,
  * with their scores. Each query term becomes one or more required groups of alternatives:
  * a word is one group (the term itself, the terms it is a prefix of, and with `fuzzy` the
  * terms one edit away); a CJK run is one group per bigram, matched exactly (a one-character
- * run: that character as a prefix). Groups are evaluated rarest first: the first one decides
- * the candidates (only eligible documents: see `Eligibility`), every later one only marks those
- * it also holds, so the work is the sum of the groups' posting lengths and never grows with the
- * number of results. Scores add up, as in MiniSearch: per alternative, IDF × the posting's
- * weight × the match kind's weight, in the order of the groups and their alternatives.
+ * run: that character as a prefix). A term's groups are evaluated rarest first: the first one
+ * decides the candidates, every later one only marks those it also holds, so the work is the
+ * sum of the groups' posting lengths and never grows with the number of results. Scores add
+ * up, as in MiniSearch: per alternative, IDF × the posting's weight × the match kind's weight,
+ * in the order of the groups and their alternatives; a query's score is the sum of its terms'.
+ *
+ * A term of one alternative is read straight from its postings. A term of several is merged
+ * into one list of its matches first and, when that was much work (a common word expands to
+ * hundreds of prefixes, a CJK word to several bigrams of thousands of postings each), the list
+ * is remembered until the index changes (`version`): the word searched again costs one pass
+ * over its matches instead of one per alternative. Then the terms are intersected, rarest
+ * first, keeping only the eligible documents (see `Eligibility`).
  */
 export class TermMatcher {
   readonly #index: InvertedIndex
@@ -63,6 +90,10 @@ export class TermMatcher {
   readonly #expansions = new Map<string, Alternative[][]>()
   #cachedTerms = -1
   #remembered = 0
+  // Query term → its merged matches, valid for index version `#listsVersion` (see `#part`).
+  readonly #lists = new Map<string, TermList>()
+  #listsVersion = -1
+  #rememberedMatches = 0
 
   constructor(index: InvertedIndex) {
     this.#index = index
@@ -70,38 +101,150 @@ export class TermMatcher {
 
   /**
    * Eligible documents matching all `terms` among numbers below `docLimit`, in the order the
-   * rarest group's postings list them (alternatives one after the other).
+   * rarest term's postings list them (alternatives one after the other). `version` names the
+   * index's state: its owner changes it whenever a document is added, removed or renumbered.
    */
-  match(terms: readonly QueryTerm[], docLimit: number, liveDocs: number, eligible: Eligibility): TermMatches {
-    const groups = terms.flatMap((term) => this.#cachedGroups(term))
-    if (groups.length === 0 || groups.length >= 0xffff) return this.#result(0)
-    const sized = groups.map((group) => ({ group, size: group.reduce((n, alt) => n + this.#index.postings(alt.id).length, 0) }))
-    if (sized.some((g) => g.size === 0)) return this.#result(0)
-    sized.sort((a, b) => a.size - b.size)
-    const first = sized[0]?.group ?? []
-    const only = first[0]
-    // One group of one term (a word with no prefix or typo alternatives, one CJK bigram): its
-    // postings are the answer; no per-document bookkeeping (the score is the same one-addend sum).
-    if (sized.length === 1 && first.length === 1 && only !== undefined) return this.#single(only, liveDocs, eligible)
+  match(terms: readonly QueryTerm[], docLimit: number, liveDocs: number, eligible: Eligibility, version = 0): TermMatches {
+    if (terms.length === 0 || terms.length >= 0xffff) return this.#result(0)
+    if (version !== this.#listsVersion) {
+      this.#lists.clear()
+      this.#rememberedMatches = 0
+      this.#listsVersion = version
+    }
     this.#ensure(docLimit)
+    const parts: TermPart[] = []
+    for (const term of terms) {
+      const part = this.#part(term, liveDocs, terms.length === 1 ? eligible : null)
+      if (part === null || part.size === 0) return this.#result(0)
+      parts.push(part)
+    }
+    parts.sort((a, b) => a.size - b.size)
+    const [first] = parts
+    if (first === undefined) return this.#result(0)
+    if (parts.length === 1) return first.alt !== null ? this.#single(first.alt, liveDocs, eligible) : this.#eligibleOf(first.list, eligible)
+    let count = 0
+    for (let g = 0; g < parts.length; g++) {
+      const part = parts[g]
+      if (part === undefined) continue
+      // Hint: one loop per kind of part, each over one kind of typed array, keeps V8's element access monomorphic.
+      if (part.alt !== null) {
+        const { list, length } = this.#index.postings(part.alt.id)
+        count = this.#markPostings(g, list, length, part.alt.factor * idfOf(liveDocs, length), count, eligible)
+      } else {
+        count = this.#markList(g, part.list, count, eligible)
+      }
+    }
+    return this.#gather(count, parts.length)
+  }
+
+  /**
+   * Part `g` of a query, as postings: with `g` 0 its eligible documents become the candidates
+   * (`count` so far; returns the new count), later parts mark the candidates they hold too.
+   */
+  #markPostings(g: number, list: Uint32Array, length: number, factor: number, count: number, eligible: Eligibility): number {
     const hits = this.#hits
     const scores = this.#scores
+    if (g > 0) {
+      for (let i = 0; i < length; i++) {
+        const posting = list[i] ?? 0
+        const doc = posting >>> 8
+        if (hits[doc] !== g) continue
+        hits[doc] = g + 1
+        scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
+      }
+      return count
+    }
     const { visibleFrom, now, categoryOf, allowed } = eligible
+    let candidates = this.#candidates
+    for (let i = 0; i < length; i++) {
+      const posting = list[i] ?? 0
+      const doc = posting >>> 8
+      // NaN (never visible, dead) fails the comparison too.
+      if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+      if (count === candidates.length) candidates = this.#growCandidates()
+      candidates[count++] = doc
+      hits[doc] = 1
+      scores[doc] = (WEIGHTS[posting & 255] ?? 0) * factor
+    }
+    return count
+  }
+
+  /** `#markPostings` for a term's merged matches. */
+  #markList(g: number, list: TermList, count: number, eligible: Eligibility): number {
+    const hits = this.#hits
+    const scores = this.#scores
+    const docs = list.docs
+    const listScores = list.scores
+    const length = list.length
+    if (g > 0) {
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i] ?? 0
+        if (hits[doc] !== g) continue
+        hits[doc] = g + 1
+        scores[doc] = (scores[doc] ?? 0) + (listScores[i] ?? 0)
+      }
+      return count
+    }
+    const { visibleFrom, now, categoryOf, allowed } = eligible
+    let candidates = this.#candidates
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i] ?? 0
+      if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+      if (count === candidates.length) candidates = this.#growCandidates()
+      candidates[count++] = doc
+      hits[doc] = 1
+      scores[doc] = listScores[i] ?? 0
+    }
+    return count
+  }
+
+  /**
+   * What a query term contributes (`null`: it matches nothing): its one alternative, or its
+   * merged matches, remembered when merging them was much work. With `eligible` (the query's
+   * only term, a list not worth remembering) the list holds only eligible documents.
+   */
+  #part(term: QueryTerm, liveDocs: number, eligible: Eligibility | null): TermPart | null {
+    const groups = this.#cachedGroups(term)
+    if (groups.length === 0) return null
+    const only = groups[0]?.[0]
+    if (groups.length === 1 && groups[0]?.length === 1 && only !== undefined) return { alt: only, list: null, size: this.#index.postings(only.id).length }
+    const key = termKey(term)
+    const remembered = this.#lists.get(key)
+    if (remembered !== undefined) return { alt: null, list: remembered, size: remembered.length }
+    const sized = groups.map((group) => ({ group, size: group.reduce((n, alt) => n + this.#index.postings(alt.id).length, 0) }))
+    if (sized.some((g) => g.size === 0)) return null
+    sized.sort((a, b) => a.size - b.size)
+    const remember = sized.reduce((n, g) => n + g.size, 0) >= REMEMBER_TERM_FROM
+    const list = this.#termList(sized.map((g) => g.group), liveDocs, remember ? null : eligible)
+    if (remember && list.length <= MAX_REMEMBERED_MATCHES) {
+      if (this.#rememberedMatches + list.length > MAX_REMEMBERED_MATCHES) {
+        this.#lists.clear()
+        this.#rememberedMatches = 0
+      }
+      this.#lists.set(key, list)
+      this.#rememberedMatches += list.length
+    }
+    return { alt: null, list, size: list.length }
+  }
+
+  /** The documents matching every group (rarest first), with their summed scores; only eligible ones with `eligible`. */
+  #termList(groups: readonly Alternative[][], liveDocs: number, eligible: Eligibility | null): TermList {
+    const hits = this.#hits
+    const scores = this.#scores
     let count = 0
     let candidates = this.#candidates
-    for (let g = 0; g < sized.length; g++) {
-      for (const alt of sized[g]?.group ?? []) {
+    for (let g = 0; g < groups.length; g++) {
+      for (const alt of groups[g] ?? []) {
         const { list, length } = this.#index.postings(alt.id)
-        const idf = Math.log(1 + (liveDocs - length + 0.5) / (length + 0.5))
-        const factor = alt.factor * Math.max(idf, 0)
+        const factor = alt.factor * idfOf(liveDocs, length)
         if (g === 0) {
-          // The first group: a document seen for the first time (0) becomes a candidate if eligible.
+          // The first group: a document seen for the first time (0) becomes a candidate (if eligible).
           for (let i = 0; i < length; i++) {
             const posting = list[i] ?? 0
             const doc = posting >>> 8
             if (hits[doc] === 0) {
               // NaN (never visible, dead) fails the comparison too.
-              if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+              if (eligible !== null && (!((eligible.visibleFrom[doc] ?? Number.NaN) <= eligible.now) || eligible.allowed[eligible.categoryOf[doc] ?? 0] !== 1)) continue
               if (count === candidates.length) candidates = this.#growCandidates()
               candidates[count++] = doc
               hits[doc] = 1
@@ -120,13 +263,34 @@ export class TermMatcher {
         }
       }
     }
-    const out = this.#result(count)
-    const { docs, scores: outScores } = out
+    const all = groups.length
     let length = 0
-    const all = sized.length
+    for (let i = 0; i < count; i++) if (hits[candidates[i] ?? 0] === all) length++
+    const out: TermList = { docs: new Int32Array(length), scores: new Float64Array(length), length }
+    length = 0
     for (let i = 0; i < count; i++) {
       const doc = candidates[i] ?? 0
       if (hits[doc] === all) {
+        out.docs[length] = doc
+        out.scores[length++] = scores[doc] ?? 0
+      }
+      hits[doc] = 0
+      scores[doc] = 0
+    }
+    return out
+  }
+
+  /** The first `count` candidates that all `parts` marked, with their scores, into the scratch result; clears the marks. */
+  #gather(count: number, parts: number): TermMatches {
+    const hits = this.#hits
+    const scores = this.#scores
+    const candidates = this.#candidates
+    const out = this.#result(count)
+    const { docs, scores: outScores } = out
+    let length = 0
+    for (let i = 0; i < count; i++) {
+      const doc = candidates[i] ?? 0
+      if (hits[doc] === parts) {
         docs[length] = doc
         outScores[length++] = scores[doc] ?? 0
       }
@@ -137,11 +301,28 @@ export class TermMatcher {
     return out
   }
 
+  /** The eligible documents of a term's merged matches, into the scratch result. */
+  #eligibleOf(list: TermList, eligible: Eligibility): TermMatches {
+    const out = this.#result(list.length)
+    const { docs, scores } = out
+    const { visibleFrom, now, categoryOf, allowed } = eligible
+    const from = list.docs
+    const fromScores = list.scores
+    let count = 0
+    for (let i = 0; i < list.length; i++) {
+      const doc = from[i] ?? 0
+      if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+      docs[count] = doc
+      scores[count++] = fromScores[i] ?? 0
+    }
+    out.length = count
+    return out
+  }
+
   /** The eligible documents of one term's postings, scored. */
   #single(alt: Alternative, liveDocs: number, eligible: Eligibility): TermMatches {
     const { list, length } = this.#index.postings(alt.id)
-    const idf = Math.log(1 + (liveDocs - length + 0.5) / (length + 0.5))
-    const factor = alt.factor * Math.max(idf, 0)
+    const factor = alt.factor * idfOf(liveDocs, length)
     const out = this.#result(length)
     const { docs, scores } = out
     const { visibleFrom, now, categoryOf, allowed } = eligible
@@ -180,7 +361,7 @@ export class TermMatcher {
       this.#remembered = 0
       this.#cachedTerms = this.#index.termCount
     }
-    const key = term.kind === 'word' ? `w${term.fuzzy}${term.term}` : `c${term.prefix ? 1 : 0}${term.grams.join('\u0000')}`
+    const key = termKey(term)
     let groups = this.#expansions.get(key)
     if (groups === undefined) {
       groups = this.#groups(term)
@@ -235,4 +416,14 @@ export class TermMatcher {
     this.#candidates = grown
     return grown
   }
+}
+
+/** A query term's key: equal keys, equal groups. */
+function termKey(term: QueryTerm): string {
+  return term.kind === 'word' ? `w${term.fuzzy}${term.term}` : `c${term.prefix ? 1 : 0}${term.grams.join('\u0000')}`
+}
+
+/** BM25's IDF of a term in `length` of `liveDocs` documents, as MiniSearch computes it (never negative). */
+function idfOf(liveDocs: number, length: number): number {
+  return Math.max(Math.log(1 + (liveDocs - length + 0.5) / (length + 0.5)), 0)
 }
