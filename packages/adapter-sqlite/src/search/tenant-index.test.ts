@@ -3,6 +3,7 @@ import { parseQueryTerms } from '@frontdesk/core'
 import { aCategory, aContent } from '@frontdesk/core/testing'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { REMEMBER_TERM_FROM } from './term-matcher.ts'
 import { TenantSearchIndex } from './tenant-index.ts'
 
 const NOW = '2030-01-01T00:00:00.000Z'
@@ -59,6 +60,39 @@ test('a word searched before finds the words the index learns afterwards (rememb
   assert.equal(ids('alp'), ['c1', 'c2'])
   assert.equal(ids('alphx'), ['c1', 'c2'])
   assert.equal(ids('東'), ['c1', 'c2'])
+})
+
+test('remembered matches of a common word follow every change: items added, changed, removed, scores and totals', () => {
+  const words = ['office', 'offices', 'officer']
+  // Enough items that "off" (three words, one posting each per item) reads more than REMEMBER_TERM_FROM postings.
+  const count = Math.ceil(REMEMBER_TERM_FROM / 2)
+  const text = (i: number, round: number) => `${words[(i + round) % 3]} ${words[(i + round + 1) % 3]} ${i % 4 === 0 ? '東京' : '大阪'} ${'x'.repeat((i * 7 + round) % 5)}`
+  // Every change, in order: a new index given the same ones has the same postings and weights, and nothing remembered.
+  const changes: ((index: TenantSearchIndex) => void)[] = []
+  const index = new TenantSearchIndex(categories)
+  const change = (apply: (index: TenantSearchIndex) => void) => {
+    changes.push(apply)
+    apply(index)
+  }
+  const put = (i: number, round: number) => change((into) => into.upsert(aContent('t1', `c${i}`, i % 2 === 0 ? 'news' : 'blog', { title: text(i, round) })))
+  const check = () => {
+    const fresh = new TenantSearchIndex(categories)
+    for (const apply of changes) apply(fresh)
+    for (const [words, size] of [['off', 10], ['off', 10_000], ['off 東京', 10], ['offic 大阪', 25]] as const) {
+      const q = query({ terms: parseQueryTerms(words), size })
+      const got = index.search(q)
+      assert.equal(got, fresh.search(q), words)
+      assert.equal(index.search(q), got, `${words} again`)
+    }
+  }
+  for (let i = 0; i < count; i++) put(i, 0)
+  check()
+  for (let i = 0; i < count; i += 3) put(i, 1)
+  check()
+  for (let i = 0; i < count; i += 5) change((into) => into.remove(`c${i}`))
+  check()
+  put(count, 2)
+  check()
 })
 
 test.run()
