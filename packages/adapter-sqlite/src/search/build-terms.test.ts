@@ -14,6 +14,8 @@ function collect(run: (sink: (term: string, cjk: boolean) => void, pairSink: (fi
 
 const core = (text: string) => collect((sink, pairSink) => forEachIndexTerm(text, sink, pairSink))
 const build = (text: string) => collect((sink, pairSink) => forEachBuildTerm(text, sink, pairSink))
+/** As `build`, the words of plain text taken where they lie (`wordSink`). */
+const buildWords = (text: string) => collect((sink, pairSink) => forEachBuildTerm(text, sink, pairSink, (source, start, end) => sink(source.slice(start, end), false)))
 
 // Characters around every rule of the analyzer: words, mid-word punctuation, digits, underscores, CJK runs,
 // full- and half-width forms, marks, format characters, other digits, Thai, characters beyond the BMP.
@@ -28,6 +30,7 @@ test('the terms of any text are those of core’s analyzer, in the same order', 
     fc.property(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 40 }), (chars) => {
       const text = chars.join('')
       assert.equal(build(text), core(text), JSON.stringify(text))
+      assert.equal(buildWords(text), core(text), JSON.stringify(text))
     }),
     { numRuns: 3000 },
   )

@@ -59,19 +59,23 @@ function isWordChar(cls: number): boolean {
   return cls === LETTER || cls === DIGIT || cls === UNDERSCORE
 }
 
+/** Takes a word (not CJK) found in plain text as where it lies: `text.slice(start, end)`, without making that string. */
+export type WordSink = (text: string, start: number, end: number) => void
+
 /**
  * Feeds the terms to index for `text` to the sinks, exactly as `forEachIndexTerm(text, sink,
- * pairSink)` of core does (same terms, same order, same CJK flags), faster for plain text.
+ * pairSink)` of core does (same terms, same order, same CJK flags), faster for plain text;
+ * with `wordSink`, the words of plain text go there instead of to `sink` (in the same order).
  */
-export function forEachBuildTerm(text: string, sink: (term: string, cjk: boolean) => void, pairSink: PairSink): void {
-  if (text !== '' && !scanPlainText(normalizeTerm(text), sink, pairSink)) forEachIndexTerm(text, sink, pairSink)
+export function forEachBuildTerm(text: string, sink: (term: string, cjk: boolean) => void, pairSink: PairSink, wordSink?: WordSink): void {
+  if (text !== '' && !scanPlainText(normalizeTerm(text), sink, pairSink, wordSink)) forEachIndexTerm(text, sink, pairSink)
 }
 
 /**
  * The scan itself, over normalised text: `false` (and nothing fed to the sinks) when the text
- * holds a character it does not handle.
+ * holds a character it does not handle. Words go to `wordSink` when given, else to `sink`.
  */
-export function scanPlainText(normalized: string, sink: (term: string, cjk: boolean) => void, pairSink: PairSink): boolean {
+export function scanPlainText(normalized: string, sink: (term: string, cjk: boolean) => void, pairSink: PairSink, wordSink?: WordSink): boolean {
   const table = classes ?? characterClasses()
   const n = normalized.length
   for (let i = 0; i < n; i++) if (table[normalized.charCodeAt(i)] === OTHER) return false
@@ -103,7 +107,10 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
         j += 1
       }
       // A word of underscores only is not a term.
-      if (hasLetterOrDigit) sink(normalized.slice(i, j), false)
+      if (hasLetterOrDigit) {
+        if (wordSink === undefined) sink(normalized.slice(i, j), false)
+        else wordSink(normalized, i, j)
+      }
       i = j
     } else i++
   }

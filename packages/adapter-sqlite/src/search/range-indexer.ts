@@ -2,6 +2,7 @@ import type { CategoryRecord, SearchDocument } from '@frontdesk/core'
 import { BigramIds } from './bigram-ids.ts'
 import type { SourceItem } from './build-source.ts'
 import { forEachBuildTerm } from './build-terms.ts'
+import { TermTable } from './term-table.ts'
 import { B, BOOSTS, DELTA, FIELDS, K1, MAX_DOCUMENTS, weightCode } from './inverted-index.ts'
 import { indexedText } from './tenant-index.ts'
 
@@ -40,8 +41,11 @@ export interface RangePostings {
  */
 export class RangeIndexer {
   readonly #categories: Map<string, CategoryRecord>
-  readonly #ids = new Map<string, number>()
-  readonly #terms: string[] = []
+  readonly #table = new TermTable((id) => this.#made(id))
+  /** Terms by id (the table's). */
+  readonly #terms = this.#table.terms
+  /** Whether the term being looked up, when new, is a CJK term. */
+  #newCjk = false
   #cjk: Uint8Array<ArrayBuffer> = new Uint8Array(1024)
   /** By term: documents holding it (its postings), and the last document counted. */
   #df: Int32Array<ArrayBuffer> = new Int32Array(1024)
@@ -72,6 +76,11 @@ export class RangeIndexer {
   readonly #termSink = (term: string, cjk: boolean): void => {
     if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
     this.#fieldTerms[this.#fieldLength++] = this.#termId(term, cjk)
+  }
+  readonly #wordSink = (text: string, start: number, end: number): void => {
+    if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+    this.#newCjk = false
+    this.#fieldTerms[this.#fieldLength++] = this.#table.idOfSlice(text, start, end)
   }
   readonly #pairSink = (first: number, second: number): void => {
     if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
@@ -114,7 +123,7 @@ export class RangeIndexer {
     this.#dataLength += FIELDS.length
     for (let f = 0; f < FIELDS.length; f++) {
       this.#fieldLength = 0
-      forEachBuildTerm(texts[f] ?? '', this.#termSink, this.#pairSink)
+      forEachBuildTerm(texts[f] ?? '', this.#termSink, this.#pairSink, this.#wordSink)
       const length = this.#fieldLength
       header[lengths + f] = length
       this.#fieldTotals[f] = (this.#fieldTotals[f] ?? 0) + length
@@ -303,13 +312,14 @@ export class RangeIndexer {
   }
 
   #termId(term: string, cjk: boolean): number {
-    let id = this.#ids.get(term)
-    if (id !== undefined) return id
-    id = this.#terms.length
+    this.#newCjk = cjk
+    return this.#table.idOf(term)
+  }
+
+  /** Makes room for a new term's per-term numbers (the table numbers terms in the order they first occur). */
+  #made(id: number): void {
     // Hint: a term id times 128 must fit the 32 bits of `#data` (2^25 distinct terms: far beyond any real vocabulary).
     if (id >= MAX_TERMS) throw new Error(`A range of a search index build holds at most ${MAX_TERMS} distinct terms`)
-    this.#terms.push(term)
-    this.#ids.set(term, id)
     if (id >= this.#df.length) {
       this.#cjk = grownBytes(this.#cjk)
       this.#df = grownInt(this.#df)
@@ -318,8 +328,7 @@ export class RangeIndexer {
       lastDoc.set(this.#lastDoc)
       this.#lastDoc = lastDoc
     }
-    this.#cjk[id] = cjk ? 1 : 0
-    return id
+    this.#cjk[id] = this.#newCjk ? 1 : 0
   }
 }
 
