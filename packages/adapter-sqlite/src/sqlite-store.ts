@@ -251,9 +251,9 @@ export class SqliteStore implements Store {
   /**
    * Lets `observer` see the writes of the next transaction this store runs (one only), as they
    * are made: `frontdesk import` indexes the items it writes for search meanwhile, on another
-   * thread (see `indexWhileImporting`).
+   * thread (see `indexWhileImporting`). `null`: none (an observer not used after all).
    */
-  observeNextTransaction(observer: TransactionObserver): void {
+  observeNextTransaction(observer: TransactionObserver | null): void {
     this.#nextObserver = observer
   }
 

@@ -182,6 +182,19 @@ test('abandoned after the commit (the caller gives up): no snapshot, no temporar
   assert.equal(existsSync(`${ctx.path}.search`) ? readdirSync(`${ctx.path}.search`) : [], [])
 })
 
+test('abandoned before its transaction began (the import failed first): the store\'s next transaction is not observed', async (ctx) => {
+  const indexing = indexWhileImporting(ctx.store, 't1')
+  await indexing.abandon()
+  const { categories, tags, items } = corpus(5)
+  await ctx.store.transaction(async (tx) => {
+    for (const category of categories) await tx.putCategory(category)
+    for (const tag of tags) await tx.putTag(tag)
+    for (const item of items) await tx.putContent(item)
+  })
+  assert.is(await indexing.finish(), 'unused')
+  assert.not.ok(existsSync(`${ctx.path}.search`))
+})
+
 test('a snapshot directory that cannot be created: unwritable, the import stands', async (ctx) => {
   const { categories, tags, items } = corpus(10)
   // Hint: a file where the snapshot directory would be.

@@ -120,13 +120,16 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
       void stop()
     }
   }
+  let begun = false
   const observer: TransactionObserver = {
-    begun: (conn) =>
+    begun: (conn) => {
+      begun = true
       guarded(() => {
         const any = conn.prepare('SELECT 1 FROM contents WHERE tenant_id = ? LIMIT 1').get(tenantId)
         if (any !== undefined) return void stop()
         send({ kind: 'begin', categories: selectCategories(conn, tenantId) })
-      }),
+      })
+    },
     content: (r: ContentRecord) =>
       guarded(() => {
         if (r.tenant_id !== tenantId) return
@@ -184,7 +187,11 @@ export function indexWhileImporting(store: SqliteStore, tenantId: string, option
         else await discard()
       }
     },
-    abandon: () => discard(),
+    abandon: () => {
+      // Hint: an import that failed before its transaction began must not leave this to the store's next one.
+      if (!begun) store.observeNextTransaction(null)
+      return discard()
+    },
   }
 }
 
