@@ -95,4 +95,21 @@ test('remembered matches of a common word follow every change: items added, chan
   check()
 })
 
+test('relevance ties are broken by id, whatever order the items were indexed in', () => {
+  const index = new TenantSearchIndex(categories)
+  // Ids in increasing order first (numbers follow ids), then smaller ids and changed items (they do not).
+  const id = (i: number) => `c${String(i).padStart(4, '0')}`
+  const put = (i: number, round: number) => index.upsert(aContent('t1', id(i), 'news', { title: i % 3 === round % 3 ? 'office office' : 'office' }))
+  for (let i = 100; i < 400; i++) put(i, 0)
+  for (let i = 99; i >= 0; i--) put(i, 0)
+  for (let i = 150; i < 400; i += 7) put(i, 1)
+  for (let i = 0; i < 400; i += 11) index.remove(id(i))
+  const all = index.search(query({})).hits
+  const expected = [...all].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  assert.equal(all, expected)
+  for (const [from, size] of [[0, 1], [0, 20], [13, 20], [150, 40], [300, 100]] as const) {
+    assert.equal(index.search(query({ from, size })).hits, expected.slice(from, from + size), `${from}+${size}`)
+  }
+})
+
 test.run()

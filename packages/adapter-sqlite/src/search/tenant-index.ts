@@ -21,6 +21,11 @@ export interface TenantSnapshot {
   postings: Uint32Array[]
 }
 
+/** A matching item as the index ranks it: with its document number. */
+interface Hit extends ScoredDocument {
+  number: number
+}
+
 /**
  * One tenant's full-text index: an `InvertedIndex` of the items' text (scores use this
  * tenant's items only) plus what filters and sorts need of each item and the tenant's
@@ -48,6 +53,14 @@ export class TenantSearchIndex {
   /** Custom-field values by document number, for filters (made on first use; not in snapshots). */
   readonly #columns = new FieldColumns()
   #dead = 0
+  /**
+   * Documents numbered below this have strictly increasing ids (a bulk build and a snapshot add
+   * them in id order; an item added later with a smaller id ends the run): among them, number
+   * order is id order.
+   */
+  #ordered = 0
+  /** The id of document `#ordered - 1` (dead or not). */
+  #lastOrderedId = ''
   /** Changes with every item added, removed or renumbered: what the matcher remembers is valid for one version. */
   #version = 0
 
@@ -132,17 +145,23 @@ export class TenantSearchIndex {
     const filter = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
     if (filter !== undefined) matches.length = filter.keep(matches.docs, matches.scores, matches.length)
     const narrowed = query.tags !== null || (query.filters.length > 0 && filter === undefined)
-    const compare = searchComparator(query.sort)
-    const top = new TopHits<ScoredDocument>(query.from + query.size, compare)
     const relevance = query.sort.kind === 'relevance'
+    const ordered = this.#ordered
+    // Relevance ties are broken by id: by number where numbers follow the ids (see `#ordered`), which
+    // spares comparing strings (common words tie a lot: a posting's weight is one of 256 values).
+    const compare: (a: Hit, b: Hit) => number = relevance
+      ? (a, b) => b.score - a.score || (a.number < ordered && b.number < ordered ? a.number - b.number : compareIds(a.doc.id, b.doc.id))
+      : searchComparator(query.sort)
+    const top = new TopHits<Hit>(query.from + query.size, compare)
     const docs = this.#docs
     const numbers = matches.docs
     const scores = matches.scores
+    const length = matches.length
     let total = 0
-    // The score a candidate must reach to be offered (the worst kept one's, once `k` are kept):
-    // most candidates of a common word are turned away by this one comparison.
-    let bar = Number.NEGATIVE_INFINITY
-    for (let i = 0; i < matches.length; i++) {
+    // The worst kept candidate once `k` are kept: a candidate must beat it to be offered. Most
+    // candidates of a common word are turned away by comparing scores, ties without making a hit.
+    let worst: Hit | undefined
+    for (let i = 0; i < length; i++) {
       const number = numbers[i] ?? 0
       if (narrowed) {
         const doc = docs[number]
@@ -150,11 +169,14 @@ export class TenantSearchIndex {
       }
       total++
       const score = scores[i] ?? 0
-      if (relevance && score < bar) continue
+      if (relevance && worst !== undefined && score <= worst.score) {
+        if (score < worst.score) continue
+        if (number < ordered && worst.number < ordered ? number > worst.number : compareIds(docs[number]?.id ?? '', worst.doc.id) >= 0) continue
+      }
       const doc = docs[number]
       if (doc === undefined) continue
-      top.push({ doc, score })
-      if (relevance) bar = top.threshold?.score ?? Number.NEGATIVE_INFINITY
+      top.push({ doc, score, number })
+      if (relevance) worst = top.threshold
     }
     return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
   }
@@ -163,6 +185,10 @@ export class TenantSearchIndex {
     const number = this.#docs.length
     this.#docs.push(doc)
     this.#numbers.set(doc.id, number)
+    if (number === this.#ordered && (number === 0 || this.#lastOrderedId < doc.id)) {
+      this.#ordered++
+      this.#lastOrderedId = doc.id
+    }
     if (number >= this.#visibleFrom.length) {
       const grown = new Float64Array(this.#visibleFrom.length * 2)
       grown.set(this.#visibleFrom)
@@ -189,6 +215,8 @@ export class TenantSearchIndex {
     const renumber = new Int32Array(this.#docs.length).fill(-1)
     const docs = this.#docs
     this.#docs = []
+    this.#ordered = 0
+    this.#lastOrderedId = ''
     this.#numbers.clear()
     this.#columns.clear()
     this.#dead = 0
@@ -234,4 +262,9 @@ function joined(pieces: readonly Uint32Array[]): Uint32Array {
     offset += piece.length
   }
   return all
+}
+
+/** Ids in core's order (`searchComparator`: plain string comparison). */
+function compareIds(a: string, b: string): number {
+  return a === b ? 0 : a < b ? -1 : 1
 }
