@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { aContent } from '../testing/fixtures.ts'
-import { FoundItems, ITEM_OVERHEAD } from './found-items.ts'
+import { isPubliclyVisible } from '../content/visibility.ts'
+import { aCategory, aContent } from '../testing/fixtures.ts'
+import { FoundItems, isFoundItemVisible, ITEM_OVERHEAD } from './found-items.ts'
 import { fragmentsIn, highlightFragments, highlightIn } from './highlight.ts'
 import { parseQueryTerms } from './query-terms.ts'
 import { stripHtml } from './strip-html.ts'
@@ -110,6 +111,18 @@ test('it keeps what a plain least-recently-used list of the same size keeps', ()
       }
     }),
     { numRuns: 500 },
+  )
+})
+
+test('a found item is visible exactly when isPubliclyVisible says so, its date parsed once', () => {
+  const found = new FoundItems()
+  const dates = [null, '2025-01-01T00:00:00.000Z', '2025-06-01T12:00:00Z', 'not a date', '2030-01-01']
+  fc.assert(
+    fc.property(fc.constantFrom(...dates), fc.constantFrom('published', 'draft'), fc.boolean(), fc.boolean(), fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 }), (published_at, status, active, same, now) => {
+      const record = aContent('t1', 'c1', 'cat', { published_at, status: status as 'published' | 'draft' })
+      const category = aCategory('t1', same ? 'cat' : 'other', { active })
+      assert.is(isFoundItemVisible(found.put(record, 1), category, now), isPubliclyVisible(record, category, now))
+    }),
   )
 })
 

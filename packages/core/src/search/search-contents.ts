@@ -2,12 +2,11 @@ import type { Context } from '../app/context.ts'
 import { isoAt } from '../app/clock.ts'
 import type { Reply } from '../app/reply.ts'
 import type { Principal } from '../auth/principal.ts'
-import { isPubliclyVisible } from '../content/visibility.ts'
 import type { CategoryRecord, FieldValue } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
 import type { SearchResult } from '../port/search.ts'
 import type { FoundItem, ItemHighlightSource } from './found-items.ts'
-import { FoundItems, prepare } from './found-items.ts'
+import { FoundItems, isFoundItemVisible, prepare } from './found-items.ts'
 import { fragmentsIn, highlightIn } from './highlight.ts'
 import { termsKey } from './highlight-memo.ts'
 import type { QueryTerm } from './query-terms.ts'
@@ -66,7 +65,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
     })
   }
 
-  const byId = new Map(categories.map((category) => [category.id, category]))
+  const byId = categoriesById(categories)
   const items: SearchResultItem[] = []
   const results: PreparedResult[] = []
   const scores: number[] = []
@@ -77,7 +76,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
     const item = found[i]
     const category = item === undefined || item === null ? null : (byId.get(item.record.category_id) ?? null)
     // An item changed after the engine answered is left out rather than shown stale.
-    if (hit === undefined || item === undefined || item === null || category === null || !isPubliclyVisible(item.record, category, now)) continue
+    if (hit === undefined || item === undefined || item === null || category === null || !isFoundItemVisible(item, category, now)) continue
     const prepared = item.results.get(key, category, () => resultItem(item.record, category, hit.score, request.terms, item.source))
     const score = roundScore(hit.score)
     // Hint: the same terms over the same index give the same score: then the remembered item is the reply's as it is.
@@ -88,6 +87,20 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
   const reply: SearchResponseBody = { items, pagination: pagination(request, result.total) }
   serializeResultsLater(reply, results, scores, reply.pagination)
   return { status: 200, body: reply, cache: { kind: 'no-store' } }
+}
+
+// Hint: the store hands out the same categories array until they change: its map is made once.
+const BY_ID = new WeakMap<readonly CategoryRecord[], Map<string, CategoryRecord>>()
+
+/** The categories by id. */
+function categoriesById(categories: readonly CategoryRecord[]): Map<string, CategoryRecord> {
+  let byId = BY_ID.get(categories)
+  // Hint: an array grown in place (no store does that, the port returns arrays as they are) is mapped again.
+  if (byId === undefined || byId.size !== categories.length) {
+    byId = new Map(categories.map((category) => [category.id, category]))
+    BY_ID.set(categories, byId)
+  }
+  return byId
 }
 
 function pagination(request: ParsedSearch, total: number): SearchResponseBody['pagination'] {
