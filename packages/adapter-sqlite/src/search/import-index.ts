@@ -8,8 +8,7 @@ import type { SqliteStore } from '../sqlite-store.ts'
 import type { Writes } from './import-analysis.ts'
 import { ImportAnalysis, WriteBatch } from './import-analysis.ts'
 import type { ChangeRow, PreparedSnapshot } from './snapshot-file.ts'
-import { discardSnapshot, prepareSnapshot, publishSnapshot, temporaryName } from './snapshot-file.ts'
-import { defaultSnapshotDir } from './sqlite-search.ts'
+import { defaultSnapshotDir, prepareSnapshot, publishSnapshot, temporaryName } from './snapshot-file.ts'
 
 /** How `indexWhileImporting` ended. */
 export type ImportIndexOutcome =

@@ -29,6 +29,12 @@ export interface SnapshotFile {
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/
 const MAGIC = 'FDSX'
 
+/** `<database file>.search` for a database in a file; `null` for an in-memory or temporary one. */
+export function defaultSnapshotDir(path: string): string | null {
+  if (path === '' || path === ':memory:' || path.startsWith('file:')) return null
+  return `${path}.search`
+}
+
 /** The file of a tenant's snapshot. */
 export function snapshotFileName(tenantId: string): string {
   return `${tenantId}.index`

@@ -1,7 +1,7 @@
 import type { ContentRecord, SearchPort, SearchQuery, SearchResult, Store } from '@frontdesk/core'
 import type { Database } from 'better-sqlite3'
 import type { ChangeRow } from './snapshot-file.ts'
-import { readSnapshot, writeSnapshot } from './snapshot-file.ts'
+import { defaultSnapshotDir, readSnapshot, writeSnapshot } from './snapshot-file.ts'
 import type { BulkBuildOptions } from './bulk-build.ts'
 import { buildTenantIndex } from './bulk-build.ts'
 import { TenantSearchIndex } from './tenant-index.ts'
@@ -352,10 +352,4 @@ export class SqliteSearchIndex implements SearchPort {
       after = { value: last.id, id: last.id }
     }
   }
-}
-
-/** `<database file>.search` for a database in a file; `null` for an in-memory or temporary one. */
-export function defaultSnapshotDir(path: string): string | null {
-  if (path === '' || path === ':memory:' || path.startsWith('file:')) return null
-  return `${path}.search`
 }
