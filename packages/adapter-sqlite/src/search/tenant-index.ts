@@ -161,22 +161,39 @@ export class TenantSearchIndex {
     // The worst kept candidate once `k` are kept: a candidate must beat it to be offered. Most
     // candidates of a common word are turned away by comparing scores, ties without making a hit.
     let worst: Hit | undefined
-    for (let i = 0; i < length; i++) {
-      const number = numbers[i] ?? 0
-      if (narrowed) {
+    // Its score, -Infinity until then (a local number: the common-word loop below compares nothing else).
+    let bar = Number.NEGATIVE_INFINITY
+    if (relevance && !narrowed) {
+      total = length
+      for (let i = 0; i < length; i++) {
+        const score = scores[i] ?? 0
+        if (score < bar) continue
+        const number = numbers[i] ?? 0
+        if (score === bar && worst !== undefined && (number < ordered && worst.number < ordered ? number > worst.number : compareIds(docs[number]?.id ?? '', worst.doc.id) >= 0)) continue
         const doc = docs[number]
-        if (doc === undefined || !matchesNarrowing(doc, query)) continue
+        if (doc === undefined) continue
+        top.push({ doc, score, number })
+        worst = top.threshold
+        if (worst !== undefined) bar = worst.score
       }
-      total++
-      const score = scores[i] ?? 0
-      if (relevance && worst !== undefined && score <= worst.score) {
-        if (score < worst.score) continue
-        if (number < ordered && worst.number < ordered ? number > worst.number : compareIds(docs[number]?.id ?? '', worst.doc.id) >= 0) continue
+    } else {
+      for (let i = 0; i < length; i++) {
+        const number = numbers[i] ?? 0
+        if (narrowed) {
+          const doc = docs[number]
+          if (doc === undefined || !matchesNarrowing(doc, query)) continue
+        }
+        total++
+        const score = scores[i] ?? 0
+        if (relevance && worst !== undefined && score <= worst.score) {
+          if (score < worst.score) continue
+          if (number < ordered && worst.number < ordered ? number > worst.number : compareIds(docs[number]?.id ?? '', worst.doc.id) >= 0) continue
+        }
+        const doc = docs[number]
+        if (doc === undefined) continue
+        top.push({ doc, score, number })
+        if (relevance) worst = top.threshold
       }
-      const doc = docs[number]
-      if (doc === undefined) continue
-      top.push({ doc, score, number })
-      if (relevance) worst = top.threshold
     }
     return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
   }
