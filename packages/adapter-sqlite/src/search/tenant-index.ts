@@ -139,13 +139,15 @@ export class TenantSearchIndex {
     }
     // Visibility and category are decided inside the matcher, from typed arrays, before any object is touched.
     const eligible = { visibleFrom: this.#visibleFrom, now, categoryOf: this.#categoryOf, allowed }
-    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version)
     // Field filters from the columns when they can, in one pass over the matches; tag filters
     // (and fields beyond the columns' cap) from the items.
     const filter = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
-    if (filter !== undefined) matches.length = filter.keep(matches.docs, matches.scores, matches.length)
     const narrowed = query.tags !== null || (query.filters.length > 0 && filter === undefined)
     const relevance = query.sort.kind === 'relevance'
+    // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page.
+    const best = relevance && !narrowed && filter === undefined ? query.from + query.size : 0
+    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version, best)
+    if (filter !== undefined) matches.length = filter.keep(matches.docs, matches.scores, matches.length)
     const ordered = this.#ordered
     // Relevance ties are broken by id: by number where numbers follow the ids (see `#ordered`), which
     // spares comparing strings (common words tie a lot: a posting's weight is one of 256 values).
@@ -164,7 +166,7 @@ export class TenantSearchIndex {
     // Its score, -Infinity until then (a local number: the common-word loop below compares nothing else).
     let bar = Number.NEGATIVE_INFINITY
     if (relevance && !narrowed) {
-      total = length
+      total = best > 0 ? matches.total : length
       for (let i = 0; i < length; i++) {
         const score = scores[i] ?? 0
         if (score < bar) continue

@@ -1,6 +1,7 @@
 import type { QueryTerm } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 import { WEIGHTS } from './inverted-index.ts'
+import { ScoreFloor } from './score-floor.ts'
 
 // MiniSearch's weights of prefix and fuzzy matches (searchOptions.weights), so scores keep their shape.
 const PREFIX_WEIGHT = 0.375
@@ -30,12 +31,15 @@ interface Alternative {
 /**
  * The documents matching every query term, and their scores (parallel arrays, `[0, length)`).
  * The arrays are the matcher's scratch space: valid until its next `match` (the caller may
- * shorten `length` after filtering them in place).
+ * shorten `length` after filtering them in place). Asked for the `top` best only, they hold
+ * just the matches that may be among them by score (ties included), and `total` counts all.
  */
 export interface TermMatches {
   docs: Int32Array
   scores: Float64Array
   length: number
+  /** How many documents matched (`length` unless the matches were limited to the `top`). */
+  total: number
 }
 
 /** A query term's matches in the index as a whole (visible or not): documents and the term's scores, `[0, length)`. */
@@ -88,7 +92,7 @@ export class TermMatcher {
   #hits = new Uint16Array(0)
   #scores = new Float64Array(0)
   #candidates = new Int32Array(1024)
-  #out: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0 }
+  #out: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0, total: 0 }
   // Query term → its groups, valid for a vocabulary of `#cachedTerms` terms (see `#cachedGroups`).
   readonly #expansions = new Map<string, Alternative[][]>()
   #cachedTerms = -1
@@ -106,8 +110,10 @@ export class TermMatcher {
    * Eligible documents matching all `terms` among numbers below `docLimit`, in the order the
    * rarest term's postings list them (alternatives one after the other). `version` names the
    * index's state: its owner changes it whenever a document is added, removed or renumbered.
+   * With `top` > 0 only the matches that may be among the `top` best by score are returned
+   * (see `TermMatches`): a common word's thousands of matches are not all handed over.
    */
-  match(terms: readonly QueryTerm[], docLimit: number, liveDocs: number, eligible: Eligibility, version = 0): TermMatches {
+  match(terms: readonly QueryTerm[], docLimit: number, liveDocs: number, eligible: Eligibility, version = 0, top = 0): TermMatches {
     if (terms.length === 0 || terms.length >= 0xffff) return this.#result(0)
     if (version !== this.#listsVersion) {
       this.#lists.clear()
@@ -124,7 +130,7 @@ export class TermMatcher {
     parts.sort((a, b) => a.size - b.size)
     const [first] = parts
     if (first === undefined) return this.#result(0)
-    if (parts.length === 1) return first.alt !== null ? this.#single(first.alt, liveDocs, eligible) : this.#eligibleOf(first.list, eligible)
+    if (parts.length === 1) return first.alt !== null ? this.#single(first.alt, liveDocs, eligible, top) : this.#eligibleOf(first.list, eligible, top)
     let count = 0
     for (let g = 0; g < parts.length; g++) {
       const part = parts[g]
@@ -137,7 +143,7 @@ export class TermMatcher {
         count = this.#markList(g, part.list, count, eligible)
       }
     }
-    return this.#gather(count, parts.length)
+    return this.#gather(count, parts.length, top)
   }
 
   /**
@@ -284,60 +290,85 @@ export class TermMatcher {
   }
 
   /** The first `count` candidates that all `parts` marked, with their scores, into the scratch result; clears the marks. */
-  #gather(count: number, parts: number): TermMatches {
+  #gather(count: number, parts: number, top: number): TermMatches {
     const hits = this.#hits
     const scores = this.#scores
     const candidates = this.#candidates
     const out = this.#result(count)
     const { docs, scores: outScores } = out
+    const floor = top > 0 ? new ScoreFloor(top) : null
+    let bar = Number.NEGATIVE_INFINITY
+    let total = 0
     let length = 0
     for (let i = 0; i < count; i++) {
       const doc = candidates[i] ?? 0
       if (hits[doc] === parts) {
-        docs[length] = doc
-        outScores[length++] = scores[doc] ?? 0
+        total++
+        const score = scores[doc] ?? 0
+        if (floor === null || score >= bar) {
+          if (floor !== null) bar = floor.offer(score)
+          docs[length] = doc
+          outScores[length++] = score
+        }
       }
       hits[doc] = 0
       scores[doc] = 0
     }
     out.length = length
+    out.total = total
     return out
   }
 
   /** The eligible documents of a term's merged matches, into the scratch result. */
-  #eligibleOf(list: TermList, eligible: Eligibility): TermMatches {
+  #eligibleOf(list: TermList, eligible: Eligibility, top: number): TermMatches {
     const out = this.#result(list.length)
     const { docs, scores } = out
     const { visibleFrom, now, categoryOf, allowed } = eligible
     const from = list.docs
     const fromScores = list.scores
+    const floor = top > 0 ? new ScoreFloor(top) : null
+    let bar = Number.NEGATIVE_INFINITY
+    let total = 0
     let count = 0
     for (let i = 0; i < list.length; i++) {
       const doc = from[i] ?? 0
       if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+      total++
+      const score = fromScores[i] ?? 0
+      if (score < bar) continue
+      if (floor !== null) bar = floor.offer(score)
       docs[count] = doc
-      scores[count++] = fromScores[i] ?? 0
+      scores[count++] = score
     }
     out.length = count
+    out.total = total
     return out
   }
 
   /** The eligible documents of one term's postings, scored. */
-  #single(alt: Alternative, liveDocs: number, eligible: Eligibility): TermMatches {
+  #single(alt: Alternative, liveDocs: number, eligible: Eligibility, top: number): TermMatches {
     const { list, length } = this.#index.postings(alt.id)
     const factor = alt.factor * idfOf(liveDocs, length)
     const out = this.#result(length)
     const { docs, scores } = out
     const { visibleFrom, now, categoryOf, allowed } = eligible
+    const floor = top > 0 ? new ScoreFloor(top) : null
+    let bar = Number.NEGATIVE_INFINITY
+    let total = 0
     let count = 0
     for (let i = 0; i < length; i++) {
       const posting = list[i] ?? 0
       const doc = posting >>> 8
       if (!((visibleFrom[doc] ?? Number.NaN) <= now) || allowed[categoryOf[doc] ?? 0] !== 1) continue
+      total++
+      const score = (WEIGHTS[posting & 255] ?? 0) * factor
+      if (score < bar) continue
+      if (floor !== null) bar = floor.offer(score)
       docs[count] = doc
-      scores[count++] = (WEIGHTS[posting & 255] ?? 0) * factor
+      scores[count++] = score
     }
     out.length = count
+    out.total = total
     return out
   }
 
@@ -345,9 +376,10 @@ export class TermMatcher {
   #result(capacity: number): TermMatches {
     if (this.#out.docs.length < capacity) {
       const size = Math.max(1024, capacity + (capacity >> 2))
-      this.#out = { docs: new Int32Array(size), scores: new Float64Array(size), length: 0 }
+      this.#out = { docs: new Int32Array(size), scores: new Float64Array(size), length: 0, total: 0 }
     }
     this.#out.length = 0
+    this.#out.total = 0
     return this.#out
   }
 
