@@ -112,4 +112,23 @@ test('relevance ties are broken by id, whatever order the items were indexed in'
   }
 })
 
+test('what a search may return follows the time asked for, either way, and categories switched off and on', () => {
+  const index = new TenantSearchIndex(categories)
+  index.upsert(aContent('t1', 'c1', 'news', { title: 'office', published_at: '2030-01-01T00:00:00.000Z' }))
+  index.upsert(aContent('t1', 'c2', 'news', { title: 'office', published_at: '2030-06-01T00:00:00.000Z' }))
+  index.upsert(aContent('t1', 'c3', 'blog', { title: 'office', published_at: '2030-03-01T00:00:00.000Z' }))
+  const ids = (now: string, categoryId: string | null = null) => index.search(query({ now, categoryId })).hits.map((h) => h.id).sort()
+  assert.equal(ids('2030-02-01T00:00:00.000Z'), ['c1'])
+  assert.equal(ids('2030-05-01T00:00:00.000Z'), ['c1', 'c3'])
+  assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2', 'c3'])
+  assert.equal(ids('2030-07-01T00:00:00.000Z', 'news'), ['c1', 'c2'])
+  assert.equal(ids('2030-02-01T00:00:00.000Z'), ['c1'])
+  const blog = categories[1]
+  if (blog === undefined) throw new Error('no blog category')
+  index.setCategory(blog.id, { ...blog, active: false })
+  assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2'])
+  index.setCategory(blog.id, blog)
+  assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2', 'c3'])
+})
+
 test.run()

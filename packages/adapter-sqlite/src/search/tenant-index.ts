@@ -21,6 +21,9 @@ export interface TenantSnapshot {
   postings: Uint32Array[]
 }
 
+/** At most this many eligibility bit sets are kept (one per set of searchable categories: all, or one category). */
+const MAX_ELIGIBILITY_SETS = 32
+
 /** A matching item as the index ranks it: with its document number. */
 interface Hit extends ScoredDocument {
   number: number
@@ -61,6 +64,8 @@ export class TenantSearchIndex {
   #ordered = 0
   /** The id of document `#ordered - 1` (dead or not). */
   #lastOrderedId = ''
+  /** Eligible documents by allowed categories (see `#eligibleBits`). */
+  readonly #eligibility = new Map<string, { bits: Uint32Array; version: number; from: number; until: number }>()
   /** Changes with every item added, removed or renumbered: what the matcher remembers is valid for one version. */
   #version = 0
 
@@ -137,8 +142,8 @@ export class TenantSearchIndex {
       const number = this.#categoryNumbers.get(category.id)
       if (category.active && number !== undefined && (wanted < 0 || number === wanted)) allowed[number] = 1
     }
-    // Visibility and category are decided inside the matcher, from typed arrays, before any object is touched.
-    const eligible = { visibleFrom: this.#visibleFrom, now, categoryOf: this.#categoryOf, allowed }
+    // Visibility and category are decided inside the matcher, from a bit set, before any object is touched.
+    const eligible = { bits: this.#eligibleBits(allowed, now) }
     // Field filters from the columns when they can, in one pass over the matches; tag filters
     // (and fields beyond the columns' cap) from the items.
     const filter = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
@@ -198,6 +203,32 @@ export class TenantSearchIndex {
       }
     }
     return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
+  }
+
+  /**
+   * The documents visible at `now` in the categories `allowed` marks, as a bit set (see
+   * `Eligibility`), made once and kept while it holds: for this version of the index, from the
+   * time it was made until the next item becomes visible (time only ever makes items visible).
+   */
+  #eligibleBits(allowed: Uint8Array, now: number): Uint32Array {
+    const key = allowed.join('')
+    const kept = this.#eligibility.get(key)
+    if (kept !== undefined && kept.version === this.#version && kept.from <= now && now < kept.until) return kept.bits
+    const count = this.#docs.length
+    const bits = new Uint32Array((count + 31) >>> 5)
+    const visibleFrom = this.#visibleFrom
+    const categoryOf = this.#categoryOf
+    let until = Number.POSITIVE_INFINITY
+    for (let doc = 0; doc < count; doc++) {
+      const from = visibleFrom[doc] ?? Number.NaN
+      // NaN (never visible, dead) fails both comparisons.
+      if (from <= now) {
+        if (allowed[categoryOf[doc] ?? 0] === 1) bits[doc >>> 5] = (bits[doc >>> 5] ?? 0) | (1 << (doc & 31))
+      } else if (from < until) until = from
+    }
+    if (this.#eligibility.size >= MAX_ELIGIBILITY_SETS) this.#eligibility.clear()
+    this.#eligibility.set(key, { bits, version: this.#version, from: now, until })
+    return bits
   }
 
   #addDoc(doc: SearchDocument): number {
