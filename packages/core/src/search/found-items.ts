@@ -39,6 +39,8 @@ interface Entry extends FoundItem {
   /** Neighbours in the order of use (a doubly linked list: a hit moves its entry without touching any map). */
   newer: Entry | null
   older: Entry | null
+  /** `#links` when it was last made the newest. */
+  linkedAt: number
 }
 
 /**
@@ -57,7 +59,8 @@ export const ITEM_OVERHEAD = 3072
 export const DEFAULT_FOUND_ITEM_CHARS = 40_000_000
 
 /**
- * The items recent searches found, least recently used dropped first beyond `maxChars` (see
+ * The items recent searches found, least recently used dropped first beyond `maxChars` (an item
+ * used again while among the newer half keeps its place: nearly LRU, fewer list moves; see
  * `DEFAULT_FOUND_ITEM_CHARS`). The same items are found again and again, and building a
  * result reads each one and prepares its texts (strips the body's HTML, normalises it): kept
  * here, a search found again reads nothing and prepares nothing.
@@ -74,6 +77,8 @@ export class FoundItems {
   readonly #tenants = new Map<string, Map<string, Entry>>()
   #newest: Entry | null = null
   #oldest: Entry | null = null
+  /** Entries made the newest so far: an entry's distance from the newest is at most the links made since its own. */
+  #links = 0
   #chars = 0
   #size = 0
 
@@ -93,10 +98,23 @@ export class FoundItems {
 
   /** The item as read at `revision` of its tenant, or `undefined` when it was not (or not then). */
   get(tenantId: string, id: string, revision: number): FoundItem | undefined {
-    const entry = this.#tenants.get(tenantId)?.get(id)
+    return this.#touched(this.#tenants.get(tenantId)?.get(id), revision)
+  }
+
+  /** `get` for several ids of one tenant (`undefined` for each not found then). */
+  getAll(tenantId: string, ids: readonly string[], revision: number): (FoundItem | undefined)[] {
+    const items = this.#tenants.get(tenantId)
+    return ids.map((id) => this.#touched(items?.get(id), revision))
+  }
+
+  /** `entry` if read at `revision`, then made recently used. */
+  #touched(entry: Entry | undefined, revision: number): FoundItem | undefined {
     if (entry === undefined || entry.revision !== revision) return undefined
-    this.#unlink(entry)
-    this.#link(entry)
+    // Hint: an entry linked fewer than size / 2 links ago is in the newer half already: moving it would change nothing that eviction sees soon.
+    if (this.#links - entry.linkedAt >= this.#size >> 1) {
+      this.#unlink(entry)
+      this.#link(entry)
+    }
     return entry
   }
 
@@ -111,7 +129,7 @@ export class FoundItems {
     const source = same ? old.source : prepare(record)
     const cost = 2 * (record.title.length + record.summary.length) + 4 * record.body.length + ITEM_OVERHEAD
     const publishedAt = record.published_at === null ? Number.NaN : Date.parse(record.published_at)
-    const entry: Entry = { record, source, results: new ResultMemo(), publishedAt, revision, cost, newer: null, older: null }
+    const entry: Entry = { record, source, results: new ResultMemo(), publishedAt, revision, cost, newer: null, older: null, linkedAt: 0 }
     if (cost > this.#maxChars) return entry
     let items = this.#tenants.get(record.tenant_id)
     if (items === undefined) {
@@ -143,6 +161,7 @@ export class FoundItems {
 
   /** Makes `entry` (unlinked) the newest. */
   #link(entry: Entry): void {
+    entry.linkedAt = ++this.#links
     entry.older = this.#newest
     entry.newer = null
     if (this.#newest !== null) this.#newest.newer = entry

@@ -123,7 +123,7 @@ async function foundItems(ctx: Context, tenantId: string, ids: readonly string[]
   }
   // Hint: the revision first: what is read after it is at least as fresh as it says.
   const revision = await ctx.store.revision(tenantId)
-  const items = ids.map((id) => found.get(tenantId, id, revision) ?? null)
+  const items = found.getAll(tenantId, ids, revision).map((item) => item ?? null)
   const unknown = ids.filter((_, i) => items[i] === null)
   if (unknown.length === 0) return items
   const records = await ctx.store.getContents(tenantId, unknown)
