@@ -54,8 +54,9 @@ type FromWorker = { kind: 'done'; outcome: ImportIndexOutcome } | { kind: 'faile
  * (`ImportAnalysis`). When the import's writes end, inside its transaction, the worker is
  * told the committed state (categories, tag names, the last `change_log` row), puts the
  * index together and writes the snapshot under a temporary name while the import commits;
- * `finish`, after the commit, has it renamed into place beside the database — what `SqliteSearchIndex.saveSnapshot` would write after
- * reading every item back and analysing it then, one phase after the other on one core.
+ * `finish`, after the commit, has it renamed into place beside the database: the file
+ * `SqliteSearchIndex.saveSnapshot` would write after reading every item back and analysing
+ * it then, one phase after the other on one core.
  *
  * Only for a tenant with no items when the transaction begins (its first import): anything
  * else, a changed category or tag name under analysed items, a worker that fails or is too
