@@ -172,6 +172,8 @@ export class TenantSearchIndex {
     let bar = Number.NEGATIVE_INFINITY
     if (relevance && !narrowed) {
       total = best > 0 ? matches.total : length
+      // No match below the page's lowest score can make the page.
+      bar = matches.floor
       for (let i = 0; i < length; i++) {
         const score = scores[i] ?? 0
         if (score < bar) continue

@@ -40,6 +40,8 @@ export interface TermMatches {
   length: number
   /** How many documents matched (`length` unless the matches were limited to the `top`). */
   total: number
+  /** Limited to the `top`: the top-th best score, which every one of them reaches (else −∞). */
+  floor: number
 }
 
 /** A query term's matches in the index as a whole (visible or not): documents and the term's scores, `[0, length)`. */
@@ -90,7 +92,7 @@ export class TermMatcher {
   #hits = new Uint16Array(0)
   #scores = new Float64Array(0)
   #candidates = new Int32Array(1024)
-  #out: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0, total: 0 }
+  #out: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0, total: 0, floor: Number.NEGATIVE_INFINITY }
   // Query term → its groups, valid for a vocabulary of `#cachedTerms` terms (see `#cachedGroups`).
   readonly #expansions = new Map<string, Alternative[][]>()
   #cachedTerms = -1
@@ -312,6 +314,7 @@ export class TermMatcher {
     }
     out.length = length
     out.total = total
+    out.floor = bar
     return out
   }
 
@@ -338,6 +341,7 @@ export class TermMatcher {
     }
     out.length = count
     out.total = total
+    out.floor = bar
     return out
   }
 
@@ -365,6 +369,7 @@ export class TermMatcher {
     }
     out.length = count
     out.total = total
+    out.floor = bar
     return out
   }
 
@@ -372,10 +377,11 @@ export class TermMatcher {
   #result(capacity: number): TermMatches {
     if (this.#out.docs.length < capacity) {
       const size = Math.max(1024, capacity + (capacity >> 2))
-      this.#out = { docs: new Int32Array(size), scores: new Float64Array(size), length: 0, total: 0 }
+      this.#out = { docs: new Int32Array(size), scores: new Float64Array(size), length: 0, total: 0, floor: Number.NEGATIVE_INFINITY }
     }
     this.#out.length = 0
     this.#out.total = 0
+    this.#out.floor = Number.NEGATIVE_INFINITY
     return this.#out
   }
 
