@@ -76,6 +76,9 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
   }
 }
 
+/** How long a CONNECT's connection may stay open, answered or not, before it is cut. */
+const CONNECT_LINGER_MS = 5_000
+
 /** Listens to a server's `connect` event: what `createConnectListener` returns. */
 export type ConnectListener = (request: IncomingMessage, socket: Duplex) => void
 
@@ -89,6 +92,15 @@ export type ConnectListener = (request: IncomingMessage, socket: Duplex) => void
 export function createConnectListener(frontdesk: Frontdesk, options: HandlerOptions = {}): ConnectListener {
   const isTrustedProxy = createProxyMatcher(options.trustedProxies)
   return (request, socket) => {
+    // Hint: node:http took its own listeners off the socket before the event, its error
+    // listener too: without this one a client resetting the connection would crash the process.
+    socket.on('error', () => socket.destroy())
+    // Hint: and it left the socket not reading, so the client's close would never be seen and
+    // `server.close()` would wait for it forever; anything more the client sends is dropped.
+    socket.resume()
+    const timer = setTimeout(() => socket.destroy(), CONNECT_LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
     const fromProxy = isTrustedProxy(request.socket.remoteAddress)
     const secure = (request.socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
     const url = request.url ?? '/'

@@ -1,5 +1,6 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
+import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
 import { answerClientError } from './client-error.ts'
 import { createConnectListener, createHandler } from './create-handler.ts'
@@ -64,6 +65,15 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   const server = behindProxy
     ? http.createServer(common, handler)
     : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, handler)
+  // Hint: a client may end its side once its request is sent (HTTP allows it; `nc -N`, some
+  // scripts do). By default Node then drops the request in flight and closes, so an inquiry
+  // could be committed and its 201 never sent. With `httpAllowHalfOpen` the answer is sent and
+  // the connection closed after it (an idle one is closed at once, as before); the property is
+  // undocumented but kept for userland servers (nodejs/node#36819). A TLS socket must allow
+  // half-open too: set per socket once its handshake is done, because `allowHalfOpen` on the
+  // TLS server itself leaks the TCP socket of a client that closes right after a TLS 1.3 handshake.
+  ;(server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true
+  if (!behindProxy) server.prependListener('secureConnection', (socket: TLSSocket) => void (socket.allowHalfOpen = true))
   server.headersTimeout = headersTimeout
   server.requestTimeout = requestTimeout
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS

@@ -148,7 +148,9 @@ test('a fault anywhere in a request is a clean 503 (or 500 for corruption), and 
     }),
     { numRuns: RUNS, includeErrorInReport: true, ...(process.env['FRONTDESK_FUZZ_SEED'] === undefined ? {} : { seed: Number(process.env['FRONTDESK_FUZZ_SEED']) }) },
   )
-  assert.ok(world.faults.injected > RUNS / 3, `only ${world.faults.injected} faults were injected`)
+  // Hint: a guard against a run that injects nothing. How many land varies a lot (a skip past a
+  // request's last statement, or a cached reply, injects none): 18-49 of 75 seen, so RUNS / 3 was flaky.
+  assert.ok(world.faults.injected >= RUNS / 8, `only ${world.faults.injected} faults were injected`)
   // Only acknowledged inquiries exist: a failed one rolled back completely.
   const stored = await listInquiries(world.frontdesk.context, { tenantCode: 'acme', limit: 1000 })
   assert.is(stored.length, world.created)

@@ -1,5 +1,8 @@
+import * as net from 'node:net'
+import * as tls from 'node:tls'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { importRecords } from '@frontdesk/core'
 import { rawTlsClient } from './hardening/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
 import { startTestServer } from './util/test-server.ts'
@@ -62,6 +65,49 @@ test('CONNECT, which node:http keeps from the handler, is answered like any meth
     const code = (JSON.parse(res.body.toString()) as { error: { code: string } }).error.code
     assert.is(code, status === 405 ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND', target)
   }
+})
+
+test('a CONNECT client that resets the connection does not take the server down, nor one that half-closes keep it from closing', async () => {
+  // Reset right after the request: the socket's error must not become an uncaught exception.
+  for (let i = 0; i < 5; i++) {
+    const tcp = net.connect(server.port, '127.0.0.1')
+    const client = tls.connect({ socket: tcp, ca: server.cert, servername: 'localhost' })
+    client.on('error', () => undefined)
+    await new Promise<void>((resolve) => client.once('secureConnect', () => resolve()))
+    client.write(`CONNECT /v1/cms/contents HTTP/1.1\r\nHost: localhost\r\n\r\n`)
+    await new Promise((resolve) => setTimeout(resolve, i * 5))
+    tcp.resetAndDestroy()
+  }
+  assert.is((await server.request('GET', '/v1/cms/categories', { headers: { 'x-api-key': key } })).status, 200)
+  // A client that sent its request and half-closed gets its answer, and its connection ends.
+  const send = rawTlsClient(server.port, server.cert)
+  const started = Date.now()
+  const answer = await send(Buffer.from('CONNECT /v1/cms/contents HTTP/1.1\r\nHost: localhost\r\n\r\n'), 5_000)
+  assert.is(answer?.status, 405)
+  assert.ok(Date.now() - started < 2_000, 'closed by the server once answered, not after a timeout')
+})
+
+test('a client that half-closes its connection right after its request still gets the answer, however late', async () => {
+  const send = rawTlsClient(server.port, server.cert)
+  await importRecords(server.frontdesk.context, { tenantCode: 'acme', records: [{ location: 'r1', record: { kind: 'inquiry_category', code: 'general', name: 'General' } }] })
+  const body = JSON.stringify({ category_code: 'general', title: 'Question', content: 'Hello', inquirer_name: 'Sato', inquirer_email: 'sato@example.jp' })
+  // Hint: the raw client ends its side with the request; `Expect: 100-continue` has the body read late.
+  const inquiry = `POST /v1/inquiries HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  const statuses: (number | undefined)[] = []
+  for (let i = 0; i < 3; i++) {
+    // Another write holds the store for 200 ms: the inquiry's answer comes long after the client's close.
+    const held = server.store.transaction(() => new Promise((resolve) => setTimeout(resolve, 200)))
+    statuses.push((await send(Buffer.from(inquiry), 5_000))?.status)
+    await held
+  }
+  const get = `GET /v1/cms/categories HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${key}\r\n\r\n`
+  for (let i = 0; i < 3; i++) statuses.push((await send(Buffer.from(get), 5_000))?.status)
+  assert.equal(statuses, [201, 201, 201, 200, 200, 200])
+  // A client that ends before sending the body it announced gets an error at once, not the request timeout.
+  const started = Date.now()
+  const truncated = await send(Buffer.from(inquiry.slice(0, inquiry.length - body.length)), 5_000)
+  assert.is(truncated?.status, 400)
+  assert.ok(Date.now() - started < 2_000)
 })
 
 test('HEAD is answered like GET, without a body', async () => {
