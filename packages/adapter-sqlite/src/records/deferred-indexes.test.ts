@@ -1,31 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
 import Database from 'better-sqlite3'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '../sqlite-store.ts'
-import type { SqliteStore } from '../sqlite-store.ts'
+import { openTempStore } from '../../test/util/temp-store.ts'
 
-interface World {
-  dir: string
-  path: string
-  store: SqliteStore
-}
+type World = ReturnType<typeof openTempStore>
 
 const test = suite<World>('bulk load: item indexes built at the end of the transaction')
 
 test.before.each(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'frontdesk-bulk-load-'))
-  ctx.path = join(ctx.dir, 'db.sqlite')
-  ctx.store = openSqliteStore({ path: ctx.path })
+  Object.assign(ctx, openTempStore())
   await ctx.store.createTenant(aTenant('t1'))
 })
 
 test.after.each(async (ctx) => {
-  await ctx.store.close()
-  rmSync(ctx.dir, { recursive: true, force: true })
+  await ctx.cleanup()
 })
 
 /** The schema's indexes (name, table, SQL), read through a connection of its own. */

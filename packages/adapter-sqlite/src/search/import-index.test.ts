@@ -1,35 +1,27 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CategoryRecord, ContentRecord, ContentWriter, TagRecord } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { openTempStore } from '../../test/util/temp-store.ts'
 import { openSqliteStore } from '../sqlite-store.ts'
-import type { SqliteStore } from '../sqlite-store.ts'
 import { indexWhileImporting } from './import-index.ts'
 import { snapshotFileName } from './snapshot-file.ts'
 import { createSqliteSearch } from './sqlite-search.ts'
 
-interface World {
-  dir: string
-  path: string
-  store: SqliteStore
-}
+type World = ReturnType<typeof openTempStore>
 
 const test = suite<World>('indexing while importing')
 
 test.before.each(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'frontdesk-import-index-'))
-  ctx.path = join(ctx.dir, 'db.sqlite')
-  ctx.store = openSqliteStore({ path: ctx.path })
+  Object.assign(ctx, openTempStore())
   await ctx.store.createTenant(aTenant('t1'))
   await ctx.store.createTenant(aTenant('t2'))
 })
 
 test.after.each(async (ctx) => {
-  await ctx.store.close()
-  rmSync(ctx.dir, { recursive: true, force: true })
+  await ctx.cleanup()
 })
 
 const WORDS = ['lighthouse', 'harbour', 'museum', 'keeper', 'lamp', "don't", '3.14', 'café', 'ＡＢＣ', 'オフィス移転のお知らせ', '夏季休業', '서울 지사', 'カ\u3099ラス']

@@ -11,11 +11,12 @@ export function tempDbPath(): { dir: string; path: string; remove: () => void } 
 }
 
 /** A store over a new file in a temp dir; `cleanup` closes it (if still open) and deletes the dir. */
-export function openTempStore(options: Partial<SqliteStoreOptions> = {}): { store: SqliteStore; path: string; cleanup: () => Promise<void> } {
-  const { path, remove } = tempDbPath()
+export function openTempStore(options: Partial<SqliteStoreOptions> = {}): { store: SqliteStore; dir: string; path: string; cleanup: () => Promise<void> } {
+  const { dir, path, remove } = tempDbPath()
   const store = openSqliteStore({ ...options, path })
   return {
     store,
+    dir,
     path,
     cleanup: async () => {
       await store.close()
