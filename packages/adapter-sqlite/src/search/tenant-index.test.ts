@@ -4,7 +4,7 @@ import { aCategory, aContent } from '@frontdesk/core/testing'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { REMEMBER_TERM_FROM } from './term-matcher.ts'
-import { TenantSearchIndex } from './tenant-index.ts'
+import { MAX_REMEMBERED_HITS, MAX_REMEMBERED_SEARCHES, TenantSearchIndex } from './tenant-index.ts'
 
 const NOW = '2030-01-01T00:00:00.000Z'
 const categories = [
@@ -129,6 +129,28 @@ test('what a search may return follows the time asked for, either way, and categ
   assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2'])
   index.setCategory(blog.id, blog)
   assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2', 'c3'])
+})
+
+test('a search asked again gets the same page until an item or category changes; its page is its own', () => {
+  const index = new TenantSearchIndex(categories)
+  for (let i = 0; i < 30; i++) index.upsert(aContent('t1', `c${String(i).padStart(2, '0')}`, 'news', { title: i % 3 === 0 ? 'office office' : 'office' }))
+  const page = (from: number, size: number) => index.search(query({ from, size }))
+  const first = page(0, 5)
+  first.hits.pop()
+  assert.equal(page(0, 5), index.search(query({ from: 0, size: 5, now: '2031-01-01T00:00:00.000Z' })), 'a later time with the same items visible')
+  assert.is(page(0, 5).hits.length, 5, 'changing a returned page changes nothing remembered')
+  assert.equal(page(5, 5).hits.map((h) => h.id), page(0, 10).hits.slice(5).map((h) => h.id))
+  index.upsert(aContent('t1', 'c99', 'news', { title: 'office office office office' }))
+  assert.is(page(0, 5).total, 31)
+  assert.ok(page(0, 40).hits.some((h) => h.id === 'c99'))
+  index.remove('c99')
+  assert.is(page(0, 5).total, 30)
+  // More distinct searches than are remembered: the oldest are dropped and computed again, right.
+  for (let i = 0; i <= MAX_REMEMBERED_SEARCHES; i++) index.search(query({ from: i, size: 1 }))
+  assert.is(page(0, 5).total, 30)
+  // Big pages too: more hits than are remembered in all.
+  for (let i = 0; i * 30 <= MAX_REMEMBERED_HITS; i++) index.search(query({ size: 30 + i }))
+  assert.equal(page(0, 30).hits.length, 30)
 })
 
 test.run()

@@ -24,6 +24,11 @@ export interface TenantSnapshot {
 /** At most this many eligibility bit sets are kept (one per set of searchable categories: all, or one category). */
 const MAX_ELIGIBILITY_SETS = 32
 
+/** At most this many recent searches' pages are remembered (see `TenantSearchIndex.search`)... */
+export const MAX_REMEMBERED_SEARCHES = 1024
+/** ...holding at most this many hits in all (~2 MB per tenant). */
+export const MAX_REMEMBERED_HITS = 20_000
+
 /** A matching item as the index ranks it: with its document number. */
 interface Hit extends ScoredDocument {
   number: number
@@ -66,6 +71,15 @@ export class TenantSearchIndex {
   #lastOrderedId = ''
   /** Eligible documents by allowed categories (see `#eligibleBits`). */
   readonly #eligibility = new Map<string, { bits: Uint32Array; version: number; from: number; until: number }>()
+  /**
+   * Recent searches' results by query (all of it but `now`), each valid for the index version,
+   * category state and eligibility bit set (visibility at `now`) it was computed with.
+   */
+  readonly #results = new Map<string, { version: number; categories: number; bits: Uint32Array; result: SearchResult }>()
+  /** Hits held by `#results`. */
+  #rememberedHits = 0
+  /** Changes with every category change (which may change what is searchable). */
+  #categoryChanges = 0
   /** Changes with every item added, removed or renumbered: what the matcher remembers is valid for one version. */
   #version = 0
 
@@ -96,6 +110,7 @@ export class TenantSearchIndex {
 
   /** Records a category's current state (`null`: it is gone). */
   setCategory(id: string, category: CategoryRecord | null): void {
+    this.#categoryChanges++
     if (category === null) this.#categories.delete(id)
     else this.#categories.set(id, category)
   }
@@ -129,7 +144,13 @@ export class TenantSearchIndex {
     return ids
   }
 
-  /** One page of visible matching items, as the search port describes. */
+  /**
+   * One page of visible matching items, as the search port describes. A search asked again
+   * while nothing it depends on changed (no item added, changed or removed, no category
+   * changed, no item become visible since) gets the page it got the first time, without
+   * matching again: popular searches repeat, and a common word's exact `total` reads all its
+   * postings. At most `MAX_REMEMBERED_SEARCHES` are kept, the least recently asked dropped.
+   */
   search(query: SearchQuery): SearchResult {
     if (query.terms.length === 0) return { total: 0, hits: [] }
     const parsedNow = Date.parse(query.now)
@@ -144,6 +165,36 @@ export class TenantSearchIndex {
     }
     // Visibility and category are decided inside the matcher, from a bit set, before any object is touched.
     const eligible = { bits: this.#eligibleBits(allowed, now) }
+    const key = JSON.stringify([query.terms, query.categoryId, query.tags, query.filters, query.sort, query.from, query.size])
+    const known = this.#results.get(key)
+    if (known !== undefined) {
+      this.#results.delete(key)
+      if (known.version === this.#version && known.categories === this.#categoryChanges && known.bits === eligible.bits) {
+        this.#results.set(key, known)
+        return { total: known.result.total, hits: known.result.hits.slice() }
+      }
+      this.#rememberedHits -= known.result.hits.length
+    }
+    const result = this.#search(query, eligible)
+    this.#remember(key, { version: this.#version, categories: this.#categoryChanges, bits: eligible.bits, result: { total: result.total, hits: result.hits.slice() } })
+    return result
+  }
+
+  /** Keeps a search's page, dropping the least recently asked ones beyond the bounds. */
+  #remember(key: string, entry: { version: number; categories: number; bits: Uint32Array; result: SearchResult }): void {
+    const hits = entry.result.hits.length
+    if (hits > MAX_REMEMBERED_HITS) return
+    for (const [oldKey, old] of this.#results) {
+      if (this.#results.size < MAX_REMEMBERED_SEARCHES && this.#rememberedHits + hits <= MAX_REMEMBERED_HITS) break
+      this.#results.delete(oldKey)
+      this.#rememberedHits -= old.result.hits.length
+    }
+    this.#results.set(key, entry)
+    this.#rememberedHits += hits
+  }
+
+  /** `search` without the memory of recent searches. */
+  #search(query: SearchQuery, eligible: { bits: Uint32Array }): SearchResult {
     // Field filters from the columns when they can, in one pass over the matches; tag filters
     // (and fields beyond the columns' cap) from the items.
     const filter = query.filters.length > 0 ? this.#columns.compile(query.filters, this.#docs) : undefined
