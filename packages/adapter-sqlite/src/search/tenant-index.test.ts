@@ -137,6 +137,7 @@ test('a search asked again gets the same page until an item or category changes;
   const page = (from: number, size: number) => index.search(query({ from, size }))
   const first = page(0, 5)
   first.hits.pop()
+  assert.throws(() => Object.assign(first.hits[0] ?? {}, { score: 0 }), 'a remembered hit cannot be changed through a page')
   assert.equal(page(0, 5), index.search(query({ from: 0, size: 5, now: '2031-01-01T00:00:00.000Z' })), 'a later time with the same items visible')
   assert.is(page(0, 5).hits.length, 5, 'changing a returned page changes nothing remembered')
   assert.equal(page(5, 5).hits.map((h) => h.id), page(0, 10).hits.slice(5).map((h) => h.id))

@@ -184,6 +184,8 @@ export class TenantSearchIndex {
   #remember(key: string, entry: { version: number; categories: number; bits: Uint32Array; result: SearchResult }): void {
     const hits = entry.result.hits.length
     if (hits > MAX_REMEMBERED_HITS) return
+    // Hint: the hits are handed out again: frozen, so a caller changing one cannot change what is remembered.
+    for (const hit of entry.result.hits) Object.freeze(hit)
     for (const [oldKey, old] of this.#results) {
       if (this.#results.size < MAX_REMEMBERED_SEARCHES && this.#rememberedHits + hits <= MAX_REMEMBERED_HITS) break
       this.#results.delete(oldKey)
