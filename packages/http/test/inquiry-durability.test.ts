@@ -97,9 +97,12 @@ durability('every acknowledged inquiry survives SIGKILL of the server mid-burst,
   const target = { url, ca: world.ca, agent }
   const acked = new Map<string, { title: string; key: string }>()
   let sent = 0
-  let stop = false
+  let killedAt = -1
   const worker = async (w: number) => {
-    for (let i = 0; !stop && i < 200; i++) {
+    // Hint: every worker keeps sending until the server is gone, so requests are in flight when
+    // it dies. Stopping at the kill let the last group commit answer every request in flight
+    // now and then (all 16 in one batch), and then nothing was cut.
+    for (let i = 0; i < 200; i++) {
       const title = `burst ${w}-${i}`
       const key = `k-${w}-${i}`
       sent++
@@ -112,7 +115,7 @@ durability('every acknowledged inquiry survives SIGKILL of the server mid-burst,
       if (response.status !== 201 || response.body?.id === undefined) throw new Error(`unexpected ${response.status}`)
       acked.set(response.body.id, { title, key })
       if (acked.size === 60) {
-        stop = true
+        killedAt = sent
         // Hint: other workers still have requests in flight: this is the crash under load.
         child.kill('SIGKILL')
       }
@@ -122,7 +125,7 @@ durability('every acknowledged inquiry survives SIGKILL of the server mid-burst,
   agent.destroy()
   await killed(child)
   assert.ok(acked.size >= 60, `only ${acked.size} acknowledged of ${sent}`)
-  assert.ok(sent > acked.size, 'the kill must cut requests in flight')
+  assert.ok(killedAt > 0 && sent > acked.size, 'the kill must cut requests in flight')
 
   const store = openSqliteStore({ path: world.db })
   try {
