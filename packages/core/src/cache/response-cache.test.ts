@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Clock } from '../app/clock.ts'
@@ -53,6 +54,60 @@ test('expired entries at the old end are dropped on the next set, not kept until
   cache.set('new', 'y', undefined, 10)
   assert.is(cache.size, 1)
   assert.is(cache.bytes, 10)
+})
+
+test('any sequence of gets, sets and clock steps behaves as a plain LRU list with TTLs and budgets', () => {
+  type Op = { kind: 'set'; key: number; size: number; ttl: number | null } | { kind: 'get'; key: number } | { kind: 'tick'; ms: number }
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant('set' as const), key: fc.nat(7), size: fc.nat(400), ttl: fc.option(fc.nat(1_500)) }),
+    fc.record({ kind: fc.constant('get' as const), key: fc.nat(7) }),
+    fc.record({ kind: fc.constant('tick' as const), ms: fc.nat(600) }),
+  )
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+      const clock = clockAt()
+      const cache = new ResponseCache<string>(clock, { ttlMs: 1_000, maxEntries: 4, maxBytes: 1_000 })
+      // The model: oldest first.
+      let model: { key: string; value: string; expiresAt: number; size: number }[] = []
+      let serial = 0
+      for (const o of ops) {
+        if (o.kind === 'tick') {
+          clock.advance(o.ms)
+        } else if (o.kind === 'get') {
+          const key = `k${o.key}`
+          const at = model.findIndex((e) => e.key === key)
+          const entry = model[at]
+          let expected: string | null = null
+          if (entry !== undefined && entry.expiresAt <= clock.now()) model.splice(at, 1)
+          else if (entry !== undefined) {
+            model.splice(at, 1)
+            model.push(entry)
+            expected = entry.value
+          }
+          assert.is(cache.get(key), expected)
+        } else {
+          const key = `k${o.key}`
+          const value = `v${serial++}`
+          const now = clock.now()
+          const expiresAt = o.ttl === null ? undefined : now + o.ttl
+          cache.set(key, value, expiresAt, o.size)
+          model = model.filter((e) => e.key !== key)
+          if (o.size <= 1_000) {
+            model.push({ key, value, expiresAt: Math.min(now + 1_000, expiresAt ?? Infinity), size: o.size })
+            for (;;) {
+              const oldest = model[0]
+              const bytes = model.reduce((n, e) => n + e.size, 0)
+              if (oldest === undefined || (model.length <= 4 && bytes <= 1_000 && oldest.expiresAt > now)) break
+              model.shift()
+            }
+          }
+        }
+        assert.is(cache.size, model.length)
+        assert.is(cache.bytes, model.reduce((n, e) => n + e.size, 0))
+      }
+    }),
+    { numRuns: 500 },
+  )
 })
 
 test.run()
