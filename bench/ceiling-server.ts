@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { OutgoingHttpHeaders } from 'node:http'
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http'
 import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { parseArgs } from 'node:util'
+import Database from 'better-sqlite3'
 
 /*
  * The ceiling: a bare `node:https` server answering every request with the same 1 KB JSON
  * body, over the same certificate and keep-alive settings as frontdesk. Run as its own
- * process (forked with an IPC channel): argv = cert file, key file [, reply file]. Sends
- * `{ port }` once listening; exits when the parent goes away.
+ * process (forked with an IPC channel): argv = CERT KEY [--reply FILE | --floor detail|list
+ * --db FILE --tenant CODE]. Sends `{ port }` once listening; exits when the parent goes away.
  *
- * With a reply file (`RecordedReply` as JSON, written by the benchmark from one real answer of
- * frontdesk), it answers with that reply's status, headers and body instead, and a fresh
+ * `--reply FILE` (a `RecordedReply` as JSON, written by the benchmark from one real answer of
+ * frontdesk): it answers with that reply's status, headers and body instead, and a fresh
  * `x-request-id` each time as frontdesk does: what a server doing no work at all would reach
  * with frontdesk's reply, bytes for bytes, on this machine.
+ *
+ * `--floor detail|list`: the least any server built on `node:https` and better-sqlite3 must do
+ * for a cache miss, over the benchmark's own database (read-only): `detail` reads the row of
+ * the id at the end of the path (`SELECT *`, one statement) and sends it as JSON; `list` reads
+ * the next page of 20 published items (keyset, the summary columns of a list item, in a
+ * rotation of every page) and sends them as JSON. No keys, no cache, no ETag, no tag names,
+ * no log: whatever a cache-miss scenario of frontdesk reaches beyond this is ours to win.
  */
 
 /** One recorded answer: status, headers as sent (Node adds date and connection itself), body. */
@@ -23,8 +32,13 @@ export interface RecordedReply {
   bodyBase64: string
 }
 
-const [certPath, keyPath, replyPath] = process.argv.slice(2)
-if (certPath === undefined || keyPath === undefined) throw new Error('usage: ceiling-server.ts CERT KEY [REPLY]')
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  options: { reply: { type: 'string' }, floor: { type: 'string' }, db: { type: 'string' }, tenant: { type: 'string' } },
+})
+const [certPath, keyPath] = positionals
+if (certPath === undefined || keyPath === undefined) throw new Error('usage: ceiling-server.ts CERT KEY [--reply FILE | --floor detail|list --db FILE --tenant CODE]')
 
 /** A JSON body of exactly 1024 bytes, shaped like an API reply. */
 function oneKilobyte(): Buffer {
@@ -33,18 +47,71 @@ function oneKilobyte(): Buffer {
   return Buffer.from(JSON.stringify({ ...base, body: 'x'.repeat(padding) }))
 }
 
-const recorded = replyPath === undefined ? null : (JSON.parse(readFileSync(replyPath, 'utf8')) as RecordedReply)
-const body = recorded === null ? oneKilobyte() : Buffer.from(recorded.bodyBase64, 'base64')
-const status = recorded?.status ?? 200
-const fixedHeaders: Record<string, string> = recorded?.headers ?? { 'content-type': 'application/json; charset=utf-8' }
-const hasRequestId = 'x-request-id' in fixedHeaders
+type Answer = (req: IncomingMessage) => { status: number; headers: OutgoingHttpHeaders; body: Buffer }
+
+function fixedAnswer(): Answer {
+  const recorded = values.reply === undefined ? null : (JSON.parse(readFileSync(values.reply, 'utf8')) as RecordedReply)
+  const body = recorded === null ? oneKilobyte() : Buffer.from(recorded.bodyBase64, 'base64')
+  const status = recorded?.status ?? 200
+  const fixedHeaders: Record<string, string> = recorded?.headers ?? { 'content-type': 'application/json; charset=utf-8' }
+  const hasRequestId = 'x-request-id' in fixedHeaders
+  return () => {
+    const headers: OutgoingHttpHeaders = { ...fixedHeaders, 'content-length': body.length }
+    if (hasRequestId) headers['x-request-id'] = randomUUID()
+    return { status, headers, body }
+  }
+}
+
+const LIST_COLUMNS = ['id', 'slug', 'title', 'category_id', 'status', 'published_at', 'author_name', 'summary', 'version', 'created_at', 'updated_at', 'tag_ids'] as const
+
+function floorAnswer(kind: string, dbPath: string, tenantCode: string): Answer {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true })
+  db.pragma('cache_size = -65536')
+  const tenant = db.prepare('SELECT id FROM tenants WHERE code = ?').pluck().get(tenantCode) as string | undefined
+  if (tenant === undefined) throw new Error(`no tenant ${tenantCode}`)
+  const json = (status: number, value: unknown) => {
+    const body = Buffer.from(JSON.stringify(value))
+    return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }, body }
+  }
+  if (kind === 'detail') {
+    const byId = db.prepare('SELECT * FROM contents WHERE tenant_id = ? AND id = ?')
+    return (req) => {
+      const url = req.url ?? '/'
+      const row = byId.get(tenant, url.slice(url.lastIndexOf('/') + 1))
+      return row === undefined ? json(404, { error: { code: 'not_found' } }) : json(200, row)
+    }
+  }
+  if (kind === 'list') {
+    const now = new Date().toISOString()
+    // Every 20th key of the public order: where each page starts.
+    const keys = db
+      .prepare("SELECT published_at, id FROM contents WHERE tenant_id = ? AND status = 'published' AND published_at <= ? ORDER BY published_at DESC, id DESC")
+      .raw()
+      .all(tenant, now)
+      .filter((_, i) => i % 20 === 19) as [string, string][]
+    // Hint: every key is published by now, so the keyset bound implies `published_at <= now`
+    // (SQLite seeks on one upper bound only: with both it would scan from now to the key).
+    const page = db
+      .prepare(`SELECT ${LIST_COLUMNS.join(', ')} FROM contents WHERE tenant_id = ? AND status = 'published' AND (published_at, id) < (?, ?) ORDER BY published_at DESC, id DESC LIMIT 21`)
+      .raw()
+    let next = 0
+    return () => {
+      const key = keys[next++ % keys.length] ?? ['9999', '']
+      const rows = page.all(tenant, key[0], key[1]) as unknown[][]
+      const items = rows.slice(0, 20).map((row) => Object.fromEntries(LIST_COLUMNS.map((column, i) => [column, row[i]])))
+      return json(200, { items, pagination: { next_cursor: rows.length > 20 ? 'more' : null } })
+    }
+  }
+  throw new Error(`--floor must be detail or list, not ${kind}`)
+}
+
+const answer = values.floor === undefined ? fixedAnswer() : floorAnswer(values.floor, values.db ?? '', values.tenant ?? '')
 
 const server = https.createServer({ cert: readFileSync(certPath), key: readFileSync(keyPath), minVersion: 'TLSv1.2', keepAliveTimeout: 5_000 }, (req, res) => {
   // Read (and drop) any request body before answering, as a real handler must.
   req.resume()
   req.on('end', () => {
-    const headers: OutgoingHttpHeaders = { ...fixedHeaders, 'content-length': body.length }
-    if (hasRequestId) headers['x-request-id'] = randomUUID()
+    const { status, headers, body } = answer(req)
     res.writeHead(status, headers)
     res.end(body)
   })

@@ -28,10 +28,10 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
 
 /**
  * Starts the bare `node:https` ceiling server (same certificate) and resolves with its origin;
- * with `replyPath` (a `RecordedReply` file) it answers with that reply instead of 1 KB.
+ * `mode` are its further arguments (`--reply FILE`, `--floor …`: see `ceiling-server.ts`).
  */
-export function startCeiling(certPath: string, keyPath: string, replyPath?: string): Promise<{ child: ChildProcess; origin: string }> {
-  const child = forkTs('./ceiling-server.ts', replyPath === undefined ? [certPath, keyPath] : [certPath, keyPath, replyPath])
+export function startCeiling(certPath: string, keyPath: string, mode: string[] = []): Promise<{ child: ChildProcess; origin: string }> {
+  const child = forkTs('./ceiling-server.ts', [certPath, keyPath, ...mode])
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('ceiling server did not start within 20 s')), 20_000)
     child.once('message', (message: { port: number }) => {

@@ -37,6 +37,10 @@ export function formatReport(results: RunResults): string {
   if (replay !== undefined) {
     rows.push([`bare node:https, the detail hit's reply (${replay.replyBytes} B body)`, fixed(replay.result.rps, 0), fixed(replay.result.p50), fixed(replay.result.p99), replay.ratio === undefined ? '' : `${(replay.ratio * 100).toFixed(1)} %`, 'no work: the reply size alone'])
   }
+  for (const [kind, floor] of Object.entries(results.floors ?? {})) {
+    if (floor === undefined) continue
+    rows.push([`bare node:https + better-sqlite3, ${kind} miss floor`, fixed(floor.result.rps, 0), fixed(floor.result.p50), fixed(floor.result.p99), floor.ratio === undefined ? '' : `${(floor.ratio * 100).toFixed(1)} %`, 'the row read and JSON only'])
+  }
   for (const s of results.scenarios) {
     if (s.result === undefined) {
       rows.push([s.label, 'FAILED', '', '', '', s.error ?? ''])

@@ -64,6 +64,12 @@ export interface RunResults {
    * fresh request id each time): how far the reply's size alone takes the ceiling down.
    */
   replyCeiling?: { replyBytes: number; result: LoadResult; ratio?: number }
+  /**
+   * A bare server doing only the SQLite read and the JSON of a cache miss (`ceiling-server.ts
+   * --floor`), under the same requests as `detail_miss` and `list_miss`: the most a miss can
+   * reach with `node:https` and better-sqlite3 in one process on this machine.
+   */
+  floors: Partial<Record<'detail' | 'list', { result: LoadResult; ratio?: number }>>
   scenarios: ScenarioResult[]
   inProcess?: Omit<InProcessResults, 'walks'> & { walkedPages: number }
   checks: Check[]

@@ -16,7 +16,7 @@ import { formatReport } from './report.ts'
 import type { RecordedReply } from './ceiling-server.ts'
 import type { RunResults } from './results.ts'
 import { buildScenarios, CACHE_ENTRIES, firstRequest } from './scenarios.ts'
-import { fileBytes, seed } from './seed.ts'
+import { fileBytes, seed, TENANT } from './seed.ts'
 import { residentBytes, startServe } from './server-process.ts'
 import { checkTargets } from './targets.ts'
 import { CATEGORY_CODES } from './dataset.ts'
@@ -179,12 +179,24 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
       const replyPath = join(dir, 'detail-hit-reply.json')
       const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)))
       writeFileSync(replyPath, JSON.stringify({ status: answer.status, headers, bodyBase64: answer.body.toString('base64') } satisfies RecordedReply))
-      const replay = await startCeiling(cert.certPath, cert.keyPath, replyPath)
+      const replay = await startCeiling(cert.certPath, cert.keyPath, ['--reply', replyPath])
       try {
         log(`ceiling: bare node:https with the detail hit's reply (${answer.body.length} bytes of body)…`)
         results.replyCeiling = { replyBytes: answer.body.length, result: await runLoad(job(replay.origin, ceilingPlan)) }
       } finally {
         await stopChild(replay.child, 2000)
+      }
+    }
+    // The floors: a bare server doing only the SQLite read and JSON a miss needs, over the same requests.
+    for (const [kind, id] of [['detail', 'detail_miss'], ['list', 'list_miss']] as const) {
+      const scenario = scenarios.find((s) => s.id === id)
+      if (scenario === undefined) continue
+      const floor = await startCeiling(cert.certPath, cert.keyPath, ['--floor', kind, '--db', dbPath, '--tenant', TENANT])
+      try {
+        log(`floor: bare node:https + better-sqlite3, ${kind} read and JSON only…`)
+        results.floors[kind] = { result: await runLoad(job(floor.origin, scenario.plan)) }
+      } finally {
+        await stopChild(floor.child, 2000)
       }
     }
 
@@ -216,6 +228,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     results.ceilingRps = ceilingRps
     for (const s of results.scenarios) if (s.result !== undefined) s.ratio = s.result.rps / ceilingRps
     if (results.replyCeiling !== undefined) results.replyCeiling.ratio = results.replyCeiling.result.rps / ceilingRps
+    for (const floor of Object.values(results.floors)) floor.ratio = floor.result.rps / ceilingRps
     results.serve.rssAfterLoadBytes = residentBytes(serve.child.pid)
     results.serve.dbBytesAfter = fileBytes(dbPath)
   } finally {
@@ -239,6 +252,7 @@ const results: RunResults = {
   options: { ...options },
   machine: { node: process.version, cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryBytes: totalmem(), loadBefore: loadavg() },
   ceiling: [],
+  floors: {},
   scenarios: [],
   checks: [],
 }

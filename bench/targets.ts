@@ -33,8 +33,17 @@ export function checkTargets(results: RunResults): Check[] {
     // Hint: no target of its own: it says how much of the gap the reply's size explains.
     add('  the same reply from a bare server', '(reference)', `${pct(replay.ratio)}; detail hit = ${pct(hit.ratio / replay.ratio)} of it`, true)
   }
+  const floorCheck = (kind: 'detail' | 'list', id: string) => {
+    const floor = results.floors?.[kind]
+    const s = scenario(results, id)
+    if (floor?.ratio === undefined || s?.ratio === undefined) return
+    // Hint: no target of its own: the most a miss can reach with node:https and better-sqlite3.
+    add(`  a bare server's ${kind} read and JSON`, '(reference)', `${pct(floor.ratio)}; p99 ${ms(floor.result.p99)}; ours = ${pct(s.ratio / floor.ratio)} of it`, true)
+  }
   ratioCheck('detail_miss', 'detail, cache miss', 0.4, 10)
+  floorCheck('detail', 'detail_miss')
   ratioCheck('list_miss', 'list, cache miss', 0.4, 10)
+  floorCheck('list', 'list_miss')
   ratioCheck('list_tags_fields', 'list tags + field_filters (miss)', 0.4, 10)
 
   const ip = results.inProcess
