@@ -9,7 +9,7 @@ import Database from 'better-sqlite3'
 /*
  * The ceiling: a bare `node:https` server answering every request with the same 1 KB JSON
  * body, over the same certificate and keep-alive settings as frontdesk. Run as its own
- * process (forked with an IPC channel): argv = CERT KEY [--reply FILE | --floor detail|list
+ * process (forked with an IPC channel): argv = CERT KEY [--reply FILE | --floor detail|list|filtered
  * --db FILE --tenant CODE]. Sends `{ port }` once listening; exits when the parent goes away.
  *
  * `--reply FILE` (a `RecordedReply` as JSON, written by the benchmark from one real answer of
@@ -17,12 +17,15 @@ import Database from 'better-sqlite3'
  * `x-request-id` each time as frontdesk does: what a server doing no work at all would reach
  * with frontdesk's reply, bytes for bytes, on this machine.
  *
- * `--floor detail|list`: the least any server built on `node:https` and better-sqlite3 must do
- * for a cache miss, over the benchmark's own database (read-only): `detail` reads the row of
- * the id at the end of the path (`SELECT *`, one statement) and sends it as JSON; `list` reads
- * the next page of 20 published items (keyset, the summary columns of a list item, in a
- * rotation of every page) and sends them as JSON. No keys, no cache, no ETag, no tag names,
- * no log: whatever a cache-miss scenario of frontdesk reaches beyond this is ours to win.
+ * `--floor detail|list|filtered`: the least a server built on `node:https` and better-sqlite3
+ * must do for a cache miss, over the benchmark's own database (read-only), with no keys, no
+ * cache, no ETag, no tag names and no log. `detail` reads the row of the id at the end of the
+ * path (`SELECT *`, one statement) and sends it as JSON; `list` reads the next page of 20
+ * published items (keyset, the summary columns of a list item, in a rotation of every page)
+ * and sends them as JSON. What a miss of frontdesk reaches below these is ours to win; above
+ * them, nothing on this stack can go. `filtered` is no bound: it reads a category + tag +
+ * field-value page by the obvious single statement (driven by the tag's links in the
+ * category), which frontdesk, planning such lists by the counts of their filters, beats.
  */
 
 /** One recorded answer: status, headers as sent (Node adds date and connection itself), body. */
@@ -38,7 +41,7 @@ const { values, positionals } = parseArgs({
   options: { reply: { type: 'string' }, floor: { type: 'string' }, db: { type: 'string' }, tenant: { type: 'string' } },
 })
 const [certPath, keyPath] = positionals
-if (certPath === undefined || keyPath === undefined) throw new Error('usage: ceiling-server.ts CERT KEY [--reply FILE | --floor detail|list --db FILE --tenant CODE]')
+if (certPath === undefined || keyPath === undefined) throw new Error('usage: ceiling-server.ts CERT KEY [--reply FILE | --floor detail|list|filtered --db FILE --tenant CODE]')
 
 /** A JSON body of exactly 1024 bytes, shaped like an API reply. */
 function oneKilobyte(): Buffer {
@@ -102,7 +105,29 @@ function floorAnswer(kind: string, dbPath: string, tenantCode: string): Answer {
       return json(200, { items, pagination: { next_cursor: rows.length > 20 ? 'more' : null } })
     }
   }
-  throw new Error(`--floor must be detail or list, not ${kind}`)
+  if (kind === 'filtered') {
+    // `?category_code=&tags=&field_filters=field:value`: the item's links to the tag within the
+    // category, each item checked for the field value, newest first (one statement). The `+`s
+    // keep SQLite from scanning a covering list index per link instead of reading the item.
+    const categories = new Map(db.prepare('SELECT code, id FROM categories WHERE tenant_id = ?').raw().all(tenant) as [string, string][])
+    const tags = new Map(db.prepare('SELECT name, id FROM tags WHERE tenant_id = ?').raw().all(tenant) as [string, string][])
+    const page = db
+      .prepare(
+        `SELECT ${LIST_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM content_tags t CROSS JOIN contents c ON c.tenant_id = t.tenant_id AND c.id = t.content_id
+          WHERE t.tenant_id = ? AND t.tag_id = ? AND t.category_id = ? AND +c.status = 'published' AND +c.published_at <= ?
+            AND EXISTS (SELECT 1 FROM content_fields f WHERE f.tenant_id = c.tenant_id AND f.content_id = c.id AND f.field_id = ? AND f.value_text = ?)
+          ORDER BY c.published_at DESC, c.id DESC LIMIT 21`,
+      )
+      .raw()
+    return (req) => {
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '')
+      const [field = '', value = ''] = (query.get('field_filters') ?? '').split(/:(.*)/s)
+      const rows = page.all(tenant, tags.get(query.get('tags') ?? '') ?? '', categories.get(query.get('category_code') ?? '') ?? '', new Date().toISOString(), field, value) as unknown[][]
+      const items = rows.slice(0, 20).map((row) => Object.fromEntries(LIST_COLUMNS.map((column, i) => [column, row[i]])))
+      return json(200, { items, pagination: { next_cursor: rows.length > 20 ? 'more' : null } })
+    }
+  }
+  throw new Error(`--floor must be detail, list or filtered, not ${kind}`)
 }
 
 const answer = values.floor === undefined ? fixedAnswer() : floorAnswer(values.floor, values.db ?? '', values.tenant ?? '')

@@ -66,10 +66,11 @@ export interface RunResults {
   replyCeiling?: { replyBytes: number; result: LoadResult; ratio?: number }
   /**
    * A bare server doing only the SQLite read and the JSON of a cache miss (`ceiling-server.ts
-   * --floor`), under the same requests as `detail_miss` and `list_miss`: the most a miss can
-   * reach with `node:https` and better-sqlite3 in one process on this machine.
+   * --floor`), under the same requests as `detail_miss`, `list_miss` and `list_tags_fields`:
+   * for detail and list, the most a miss can reach with `node:https` and better-sqlite3 in one
+   * process on this machine; for the filtered list, what the obvious single statement reaches.
    */
-  floors: Partial<Record<'detail' | 'list', { result: LoadResult; ratio?: number }>>
+  floors: Partial<Record<'detail' | 'list' | 'filtered', { result: LoadResult; ratio?: number }>>
   scenarios: ScenarioResult[]
   inProcess?: Omit<InProcessResults, 'walks'> & { walkedPages: number }
   checks: Check[]

@@ -188,7 +188,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
       }
     }
     // The floors: a bare server doing only the SQLite read and JSON a miss needs, over the same requests.
-    for (const [kind, id] of [['detail', 'detail_miss'], ['list', 'list_miss']] as const) {
+    for (const [kind, id] of [['detail', 'detail_miss'], ['list', 'list_miss'], ['filtered', 'list_tags_fields']] as const) {
       const scenario = scenarios.find((s) => s.id === id)
       if (scenario === undefined) continue
       const floor = await startCeiling(cert.certPath, cert.keyPath, ['--floor', kind, '--db', dbPath, '--tenant', TENANT])
