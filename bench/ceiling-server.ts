@@ -9,13 +9,15 @@ import Database from 'better-sqlite3'
 /*
  * The ceiling: a bare `node:https` server answering every request with the same 1 KB JSON
  * body, over the same certificate and keep-alive settings as frontdesk. Run as its own
- * process (forked with an IPC channel): argv = CERT KEY [--reply FILE | --floor detail|list|filtered
+ * process (forked with an IPC channel): argv = CERT KEY [--reply FILE [--async] | --floor detail|list|filtered
  * --db FILE --tenant CODE]. Sends `{ port }` once listening; exits when the parent goes away.
  *
  * `--reply FILE` (a `RecordedReply` as JSON, written by the benchmark from one real answer of
  * frontdesk): it answers with that reply's status, headers and body instead, and a fresh
  * `x-request-id` each time as frontdesk does: what a server doing no work at all would reach
- * with frontdesk's reply, bytes for bytes, on this machine.
+ * with frontdesk's reply, bytes for bytes, on this machine. With `--async` as well, it answers
+ * from a promise callback instead of the request's `end` event, as any handler over an
+ * asynchronous port must.
  *
  * `--floor detail|list|filtered`: the least a server built on `node:https` and better-sqlite3
  * must do for a cache miss, over the benchmark's own database (read-only), with no keys, no
@@ -38,10 +40,10 @@ export interface RecordedReply {
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { reply: { type: 'string' }, floor: { type: 'string' }, db: { type: 'string' }, tenant: { type: 'string' } },
+  options: { reply: { type: 'string' }, async: { type: 'boolean' }, floor: { type: 'string' }, db: { type: 'string' }, tenant: { type: 'string' } },
 })
 const [certPath, keyPath] = positionals
-if (certPath === undefined || keyPath === undefined) throw new Error('usage: ceiling-server.ts CERT KEY [--reply FILE | --floor detail|list|filtered --db FILE --tenant CODE]')
+if (certPath === undefined || keyPath === undefined) throw new Error('usage: ceiling-server.ts CERT KEY [--reply FILE [--async] | --floor detail|list|filtered --db FILE --tenant CODE]')
 
 /** A JSON body of exactly 1024 bytes, shaped like an API reply. */
 function oneKilobyte(): Buffer {
@@ -136,9 +138,14 @@ const server = https.createServer({ cert: readFileSync(certPath), key: readFileS
   // Read (and drop) any request body before answering, as a real handler must.
   req.resume()
   req.on('end', () => {
-    const { status, headers, body } = answer(req)
-    res.writeHead(status, headers)
-    res.end(body)
+    const send = () => {
+      const { status, headers, body } = answer(req)
+      res.writeHead(status, headers)
+      res.end(body)
+    }
+    // Hint: `--async` answers from a promise callback, as a handler written against an asynchronous port does.
+    if (values.async === true) void Promise.resolve().then(send)
+    else send()
   })
 })
 server.keepAliveTimeout = 5_000

@@ -61,7 +61,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   const warmup = number('warmup', values.warmup, duration < 5 ? 1 : 2, 0, 60)
   const connections = Math.round(number('connections', values.connections, 50, 1, 1000))
   const runs = Math.round(number('runs', values.runs, 200, 10, 100_000))
-  const defaultTimeout = Math.round(300 + 0.006 * items + 19 * (duration + warmup + 8))
+  const defaultTimeout = Math.round(300 + 0.006 * items + 20 * (duration + warmup + 8))
   const timeout = number('timeout', values.timeout, defaultTimeout, 10, 24 * 3600)
   const cpuProf = values['cpu-prof'] === true
   return {

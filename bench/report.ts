@@ -37,6 +37,10 @@ export function formatReport(results: RunResults): string {
   if (replay !== undefined) {
     rows.push([`bare node:https, the detail hit's reply (${replay.replyBytes} B body)`, fixed(replay.result.rps, 0), fixed(replay.result.p50), fixed(replay.result.p99), replay.ratio === undefined ? '' : `${(replay.ratio * 100).toFixed(1)} %`, 'no work: the reply size alone'])
   }
+  const asyncReplay = results.asyncReplyCeiling
+  if (asyncReplay !== undefined) {
+    rows.push([`… the same, sent from a promise callback`, fixed(asyncReplay.result.rps, 0), fixed(asyncReplay.result.p50), fixed(asyncReplay.result.p99), asyncReplay.ratio === undefined ? '' : `${(asyncReplay.ratio * 100).toFixed(1)} %`, 'what an async handler starts from'])
+  }
   for (const [kind, floor] of Object.entries(results.floors ?? {})) {
     if (floor === undefined) continue
     const note = kind === 'detail' ? 'the row read and JSON only' : kind === 'list' ? 'the page read and JSON only' : 'the obvious single statement and JSON'

@@ -64,6 +64,8 @@ export interface RunResults {
    * fresh request id each time): how far the reply's size alone takes the ceiling down.
    */
   replyCeiling?: { replyBytes: number; result: LoadResult; ratio?: number }
+  /** The same, answering from a promise callback (`--async`), as a handler over an asynchronous port must. */
+  asyncReplyCeiling?: { replyBytes: number; result: LoadResult; ratio?: number }
   /**
    * A bare server doing only the SQLite read and the JSON of a cache miss (`ceiling-server.ts
    * --floor`), under the same requests as `detail_miss`, `list_miss` and `list_tags_fields`:

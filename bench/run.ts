@@ -179,12 +179,16 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
       const replyPath = join(dir, 'detail-hit-reply.json')
       const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)))
       writeFileSync(replyPath, JSON.stringify({ status: answer.status, headers, bodyBase64: answer.body.toString('base64') } satisfies RecordedReply))
-      const replay = await startCeiling(cert.certPath, cert.keyPath, ['--reply', replyPath])
-      try {
-        log(`ceiling: bare node:https with the detail hit's reply (${answer.body.length} bytes of body)…`)
-        results.replyCeiling = { replyBytes: answer.body.length, result: await runLoad(job(replay.origin, ceilingPlan)) }
-      } finally {
-        await stopChild(replay.child, 2000)
+      for (const asynchronous of [false, true]) {
+        const replay = await startCeiling(cert.certPath, cert.keyPath, ['--reply', replyPath, ...(asynchronous ? ['--async'] : [])])
+        try {
+          log(`ceiling: bare node:https with the detail hit's reply (${answer.body.length} bytes of body)${asynchronous ? ', sent from a promise callback' : ''}…`)
+          const result = await runLoad(job(replay.origin, ceilingPlan))
+          if (asynchronous) results.asyncReplyCeiling = { replyBytes: answer.body.length, result }
+          else results.replyCeiling = { replyBytes: answer.body.length, result }
+        } finally {
+          await stopChild(replay.child, 2000)
+        }
       }
     }
     // The floors: a bare server doing only the SQLite read and JSON a miss needs, over the same requests.
@@ -228,6 +232,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     results.ceilingRps = ceilingRps
     for (const s of results.scenarios) if (s.result !== undefined) s.ratio = s.result.rps / ceilingRps
     if (results.replyCeiling !== undefined) results.replyCeiling.ratio = results.replyCeiling.result.rps / ceilingRps
+    if (results.asyncReplyCeiling !== undefined) results.asyncReplyCeiling.ratio = results.asyncReplyCeiling.result.rps / ceilingRps
     for (const floor of Object.values(results.floors)) floor.ratio = floor.result.rps / ceilingRps
     results.serve.rssAfterLoadBytes = residentBytes(serve.child.pid)
     results.serve.dbBytesAfter = fileBytes(dbPath)

@@ -33,6 +33,10 @@ export function checkTargets(results: RunResults): Check[] {
     // Hint: no target of its own: it says how much of the gap the reply's size explains.
     add('  the same reply from a bare server', '(reference)', `${pct(replay.ratio)}; detail hit = ${pct(hit.ratio / replay.ratio)} of it`, true)
   }
+  const asyncReplay = results.asyncReplyCeiling
+  if (asyncReplay?.ratio !== undefined && hit?.ratio !== undefined) {
+    add('  … sent from a promise callback', '(reference)', `${pct(asyncReplay.ratio)}; detail hit = ${pct(hit.ratio / asyncReplay.ratio)} of it`, true)
+  }
   const floorCheck = (kind: 'detail' | 'list' | 'filtered', id: string) => {
     const floor = results.floors?.[kind]
     const s = scenario(results, id)
