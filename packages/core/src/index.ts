@@ -59,6 +59,7 @@ export { escapeHtml, highlightFragments, highlightText } from './search/highligh
 export { stripHtml } from './search/strip-html.ts'
 export { matchesNarrowing, matchesSearch } from './search/search-match.ts'
 export { searchComparator } from './search/search-order.ts'
+export { searchQueryKey } from './search/search-query-key.ts'
 export type { ScoredDocument } from './search/search-order.ts'
 export { parseSearchRequest, SEARCH_LIMITS, SearchRequestSchema } from './search/search-request.ts'
 export { ListParamsSchema, LIST_LIMITS } from './content/list-params.ts'

@@ -154,4 +154,28 @@ test('a search asked again gets the same page until an item or category changes;
   assert.equal(page(0, 30).hits.length, 30)
 })
 
+
+test('a filtered search asked after another with the same terms and fields but other values gets its own answer', () => {
+  const events = aCategory('t1', 'events', {
+    fields: [
+      { id: 'f_capacity', name: 'capacity', type: 'number', required: false },
+      { id: 'f_venue', name: 'venue_type', type: 'select', options: ['online', 'offline'], required: false },
+    ],
+  })
+  const index = new TenantSearchIndex([events])
+  const capacities = [50, 80, 100, 120, 300]
+  capacities.forEach((capacity, i) =>
+    index.upsert(aContent('t1', `e${i}`, 'events', { title: `event ${i}`, fields: { f_capacity: capacity, f_venue: i % 2 === 0 ? 'online' : 'offline' } })))
+  const capacityOf = (filter: Record<string, unknown>) => {
+    const filters = [{ key: 'custom_capacity', byFieldId: new Map([['f_capacity', filter]]) }]
+    return index.search(query({ terms: parseQueryTerms('event'), size: 100, filters })).hits.map((h) => capacities[Number(h.id.slice(1))]).sort((a, b) => (a ?? 0) - (b ?? 0))
+  }
+  assert.equal(capacityOf({ in: [50, 300] }), [50, 300])
+  assert.equal(capacityOf({ gte: 100, lte: 300 }), [100, 120, 300])
+  assert.equal(capacityOf({ lt: 150 }), [50, 80, 100, 120])
+  const venue = (value: string) =>
+    index.search(query({ terms: parseQueryTerms('event'), size: 100, filters: [{ key: 'custom_venue_type', byFieldId: new Map([['f_venue', { eq: value }]]) }] })).hits.map((h) => h.id).sort()
+  assert.equal(venue('online'), ['e0', 'e2', 'e4'])
+  assert.equal(venue('offline'), ['e1', 'e3'])
+})
 test.run()

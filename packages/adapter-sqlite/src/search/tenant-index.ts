@@ -1,5 +1,5 @@
 import type { CategoryRecord, ContentRecord, FieldValue, ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
-import { matchesNarrowing, searchComparator, stripHtml } from '@frontdesk/core'
+import { matchesNarrowing, searchComparator, searchQueryKey, stripHtml } from '@frontdesk/core'
 import type { InvertedIndexData } from './inverted-index.ts'
 import { FieldColumns } from './field-columns.ts'
 import { InvertedIndex } from './inverted-index.ts'
@@ -165,7 +165,7 @@ export class TenantSearchIndex {
     }
     // Visibility and category are decided inside the matcher, from a bit set, before any object is touched.
     const eligible = { bits: this.#eligibleBits(allowed, now) }
-    const key = JSON.stringify([query.terms, query.categoryId, query.tags, query.filters, query.sort, query.from, query.size])
+    const key = searchQueryKey(query)
     const known = this.#results.get(key)
     if (known !== undefined) {
       this.#results.delete(key)
