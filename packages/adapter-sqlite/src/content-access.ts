@@ -9,7 +9,7 @@ import { memoOf } from './query/data-version-memo.ts'
 import type { DriverCandidate } from './query/list-drivers.ts'
 import { listDriverCandidates } from './query/list-drivers.ts'
 import type { ChangeSet } from './records/change-set.ts'
-import type { TransactionObserver } from './connection/transaction-observer.ts'
+import type { WriteObserver } from './connection/transaction-observer.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ContentRow, TagLookup } from './records/contents.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, toContents, toSummaries, upsertContent } from './records/contents.ts'
@@ -43,9 +43,9 @@ export class ContentAccess implements ContentWriter {
   readonly #conn: Connection
   readonly #run: StepRunner
   readonly #changes: ChangeSet | null
-  readonly #observer: TransactionObserver | null
+  readonly #observer: WriteObserver | null
 
-  constructor(conn: Connection, run: StepRunner, changes: ChangeSet | null = null, observer: TransactionObserver | null = null) {
+  constructor(conn: Connection, run: StepRunner, changes: ChangeSet | null = null, observer: WriteObserver | null = null) {
     this.#conn = conn
     this.#run = run
     this.#changes = changes

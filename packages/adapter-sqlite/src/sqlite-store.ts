@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3'
 import type {
-  ApiKeyRecord, CategoryRecord, ContentQuery, ContentRecord, ContentWriter, IdempotencyClaim, InquiryCategoryRecord,
-  InquiryRecord, InquiryStatus, PreviewTokenRecord, Store, StoredResponse, TagRecord, Tenant,
+  ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim,
+  InquiryCategoryRecord, InquiryRecord, InquiryStatus, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
+  StoredResponse, TagRecord, Tenant, TransactionOptions,
 } from '@frontdesk/core'
 import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
 import { LOCK_WAIT_SLICE_MS, openConnection, TRANSACTION_CACHE_KIB } from './connection/open-connection.ts'
@@ -16,7 +17,9 @@ import { migrate } from './migrations/migrate.ts'
 import { DataVersionMemo } from './query/data-version-memo.ts'
 import { dataVersionOf } from './query/data-version-watch.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
+import { currentPosition, readChanges } from './records/change-feed.ts'
 import { pruneChangeLog } from './records/change-log.ts'
+import { countContents, selectSearchItems } from './records/search-items.ts'
 import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
 import { selectCategories, selectCategory } from './records/categories.ts'
 import { ChangeSet } from './records/change-set.ts'
@@ -96,6 +99,12 @@ export class SqliteStore implements Store {
   /** Keys and categories, read on almost every request, kept until any connection commits. */
   readonly #memo: DataVersionMemo
   #dataVersion = -1
+  /** The feed position as of reader `data_version` `#positionVersion`. */
+  #position: FeedPosition = '0'
+  #positionVersion = -1
+
+  /** Every process on this machine opening the file shares its state; a first import may load in bulk. */
+  readonly capabilities: StoreCapabilities = { bulkLoad: true, scope: 'machine' }
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path
@@ -266,13 +275,14 @@ export class SqliteStore implements Store {
     this.#bulkNext = true
   }
 
-  transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: ContentWriter) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.#gate.run(async () => {
       let open = true
       const changes = new ChangeSet()
-      const observer = this.#nextObserver
+      const internal = this.#nextObserver
       this.#nextObserver = null
-      const bulk = this.#bulkNext
+      const observer = options.observer ?? null
+      const bulk = this.#bulkNext || options.bulk === true
       this.#bulkNext = false
       const tx = new ContentAccess(this.#writer, (step) => {
         if (!open) return Promise.reject(new Error('The transaction has already ended'))
@@ -281,16 +291,25 @@ export class SqliteStore implements Store {
         } catch (error) {
           return Promise.reject(toStorageError(error))
         }
-      }, changes, observer)
+      }, changes, internal ?? observer)
       try {
         const deferred = bulk ? deferIndexes(this.#writer) : null
-        observer?.begun(this.#writer)
+        internal?.begun(this.#writer)
+        await observer?.begun(tx)
         const result = await work(tx)
         // Hint: no more writes may land after the bookkeeping: the transaction object closes first.
         open = false
         changes.flush(this.#writer)
         pruneChangeLog(this.#writer, this.#changeLogRetention)
-        observer?.committing(this.#writer)
+        internal?.committing(this.#writer)
+        if (observer !== null) {
+          open = true
+          try {
+            await observer.committing(tx, currentPosition(this.#writer))
+          } finally {
+            open = false
+          }
+        }
         // Hint: after `committing`, so that an import's search indexing finishes while the indexes are built.
         if (deferred !== null) restoreIndexes(this.#writer, deferred)
         return result
@@ -298,6 +317,35 @@ export class SqliteStore implements Store {
         open = false
       }
     }, 'full', this.#busyTimeoutMs, TRANSACTION_CACHE_KIB)
+  }
+
+  // ── change feed and search source (see the port)
+
+  feedPosition(): Promise<FeedPosition> {
+    return this.#read(() => {
+      const version = dataVersionOf(this.#reader)
+      if (version !== this.#positionVersion) {
+        // Hint: the version is noted before the read, so a commit landing meanwhile is read next time.
+        this.#position = currentPosition(this.#reader)
+        this.#positionVersion = version
+      }
+      return this.#position
+    })
+  }
+  readChanges(after: FeedPosition, limit: number, tenantId?: string): Promise<ChangeBatch | null> {
+    return this.#read(() => readChanges(this.#reader, after, limit, tenantId))
+  }
+  readSearchItems(tenantId: string, range: { after: string | null; before?: string | null }, limit: number): Promise<SearchSourceItem[]> {
+    return this.#read(() => selectSearchItems(this.#reader, tenantId, range, limit))
+  }
+  countItems(tenantId: string): Promise<number> {
+    return this.#read(() => countContents(this.#reader, tenantId))
+  }
+
+  ping(): Promise<void> {
+    return this.#read(() => {
+      this.#reader.prepare('SELECT 1').get()
+    })
   }
 
   /**

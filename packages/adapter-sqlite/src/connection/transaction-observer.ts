@@ -22,3 +22,6 @@ export interface TransactionObserver {
   /** Everything is written, the revision and `change_log` included; COMMIT comes next (after the indexes of a bulk load are built; it may still fail). */
   committing(conn: Connection): void
 }
+
+/** The part of an observer (this one, or the port's `TransactionObserver`) that sees each write. */
+export type WriteObserver = Pick<TransactionObserver, 'content' | 'contentDeleted' | 'category' | 'tag'>

@@ -6,7 +6,9 @@ import type { InquiryCategoryRecord, InquiryRecord, InquiryStatus } from '../mod
 import type { PreviewTokenRecord } from '../model/preview-token.ts'
 import type { TagRecord } from '../model/tag.ts'
 import type { Tenant } from '../model/tenant.ts'
+import type { ChangeFeed, FeedPosition } from './change-feed.ts'
 import type { ContentQuery } from './content-query.ts'
+import type { SearchSource } from './search-source.ts'
 
 /*
  * The storage port. Everything core needs from a database, and nothing more.
@@ -125,20 +127,71 @@ export interface InquiryStore {
   releaseIdempotencyKey(tenantId: string, key: string): Promise<void>
 }
 
+/**
+ * Sees the writes of one transaction as they are made (`TransactionOptions.observer`): what
+ * lets an import index its items for search meanwhile, instead of reading them all back after
+ * the commit. Its methods run inside the transaction and must not throw (a failing observer
+ * would fail the write).
+ */
+export interface TransactionObserver {
+  /** The transaction has begun; `tx` reads its state. */
+  begun(tx: ContentReader): void | Promise<void>
+  /** An item was written (inserted or replaced) as `record`. */
+  content(record: ContentRecord): void
+  /** An item was deleted. */
+  contentDeleted(tenantId: string, id: string): void
+  /** A category was written. */
+  category(record: CategoryRecord): void
+  /** A tag was written. */
+  tag(record: TagRecord): void
+  /**
+   * Everything is written, the change feed's entries included; COMMIT comes next (it may still
+   * fail). `position` is where the feed will stand once it has committed.
+   */
+  committing(tx: ContentReader, position: FeedPosition): void | Promise<void>
+}
+
+/** Options of `Store.transaction`. */
+export interface TransactionOptions {
+  /**
+   * A hint that the transaction loads many records (an import). A store that declares
+   * `capabilities.bulkLoad` may then do the work differently (e.g. build its secondary
+   * indexes once at the end on an empty database), with the same result and the same
+   * all-or-nothing commit; others ignore it.
+   */
+  bulk?: boolean
+  /** Sees the transaction's writes (see `TransactionObserver`). */
+  observer?: TransactionObserver
+}
+
+/** What a store declares it can do beyond the required port (as unstorage's driver `flags`). */
+export interface StoreCapabilities {
+  /** `TransactionOptions.bulk` makes a large first import faster. */
+  bulkLoad?: boolean
+  /** Every process on one machine shares the store's state (a SQLite file); else several machines may (PostgreSQL). */
+  scope: 'machine' | 'network'
+}
+
 /** The whole storage port. */
-export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore {
+export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, ChangeFeed, SearchSource {
+  /** What the store can do beyond the required port. */
+  readonly capabilities: StoreCapabilities
+
   /**
    * Runs `work` in one all-or-nothing transaction: everything it writes commits together
    * when it resolves, and nothing is written when it rejects (the rejection is passed on).
    * Reads through `tx` see the transaction's own writes. Transactions do not nest.
    */
-  transaction<T>(work: (tx: ContentWriter) => Promise<T>): Promise<T>
+  transaction<T>(work: (tx: ContentWriter) => Promise<T>, options?: TransactionOptions): Promise<T>
 
   /**
    * A number that changes whenever the tenant's categories, tags or content change, from any
    * process. Response caches key on it. Must be cheap: it is called on every cached read.
    */
   revision(tenantId: string): Promise<number>
+
+  /** Resolves when the store can serve requests; throws `StorageUnavailableError` when it cannot (for health checks). */
+  ping(): Promise<void>
 
   /** Releases the store's resources. */
   close(): Promise<void>

@@ -1,10 +1,12 @@
 import { batchReadCases } from './cases/batch-reads.ts'
+import { changeFeedCases } from './cases/change-feed.ts'
 import { idempotencyCases } from './cases/idempotency.ts'
 import { isolationCases } from './cases/isolation.ts'
 import { listFilterCases } from './cases/list-filters.ts'
 import { listModelCases } from './cases/list-model.ts'
 import { listSortingCases } from './cases/list-sorting.ts'
 import { recordCases } from './cases/records.ts'
+import { searchSourceCases } from './cases/search-source.ts'
 import { transactionCases } from './cases/transactions.ts'
 import type { OpenStore } from './store-suite.ts'
 
@@ -29,4 +31,6 @@ export function testStore(name: string, open: OpenStore): void {
   listModelCases(name, open)
   transactionCases(name, open)
   idempotencyCases(name, open)
+  changeFeedCases(name, open)
+  searchSourceCases(name, open)
 }

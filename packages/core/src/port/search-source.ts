@@ -1,0 +1,38 @@
+import type { SearchDocument } from './search.ts'
+
+/** What a search index needs of one item: its search document and the raw text of its searched columns. */
+export interface SearchSourceItem {
+  doc: SearchDocument
+  title: string
+  summary: string
+  /** HTML, as stored. */
+  body: string
+}
+
+/**
+ * Reads for building a search index from the store, range by range: lean (no meta, versions
+ * or dates beyond `published_at`), so that a rebuild of 100,000 items reads only what it
+ * indexes, and in id order, so that it can be split and resumed.
+ */
+export interface SearchSource {
+  /**
+   * At most `limit` items of the tenant (any status) with `id > after` (`null`: from the
+   * first) and, with `before`, `id < before`, in id order: tags by name in their order, field
+   * values keyed by field id, as `getContent` would give them.
+   */
+  readSearchItems(tenantId: string, range: { after: string | null; before?: string | null }, limit: number): Promise<SearchSourceItem[]>
+  /** How many items the tenant has (any status). */
+  countItems(tenantId: string): Promise<number>
+}
+
+/**
+ * A place where a search engine keeps snapshots of its indexes between runs (one per
+ * tenant), given explicitly by whoever starts the engine: a directory on local disk, or
+ * nothing. Snapshots only save start-up time; losing one costs a rebuild.
+ */
+export interface SnapshotStore {
+  /** The snapshot saved under `name`, or `null`. */
+  read(name: string): Promise<Uint8Array | null>
+  /** Saves `chunks` (concatenated) under `name`, all or nothing; `false` when it could not (read-only, full disk). */
+  write(name: string, chunks: readonly Uint8Array[]): Promise<boolean>
+}
