@@ -142,6 +142,7 @@ export async function measureInProcess(
         const body = stream.next()
         if (body['from'] !== undefined) otherPages++
         const viaEngine = async () => {
+          engineMs = 0
           const run = await timed(() => frontdesk.search(principal, body))
           use.ms.push(run.ms)
           use.cpu.push(run.cpuUs)

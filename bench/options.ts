@@ -34,8 +34,8 @@ const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connec
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
                  [--no-fts] [--serve-flags "FLAGS"]`
 
-/** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors and 23 scenarios. */
-const LOADS = 30
+/** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors and 22 scenarios. */
+const LOADS = 29
 
 /** Parses the command line; throws with the usage text on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
