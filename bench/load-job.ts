@@ -1,3 +1,5 @@
+import type { SearchClass } from './search-classes.ts'
+
 /*
  * What the benchmark asks a load worker (`load-worker.ts`, a separate process) to do, and
  * what the worker reports back. Plain data: it crosses the IPC channel.
@@ -11,6 +13,11 @@ export type RequestPlan =
   | { kind: 'rotate'; method: 'GET' | 'POST'; requests: { path: string; body?: string }[] }
   /** A new inquiry per request (a fresh body each time). */
   | { kind: 'inquiry'; path: string; categoryCode: string }
+  /**
+   * Searches never asked before: each request takes the next query of a class's stream
+   * (`search-classes.ts`), classes in turn by their shares; each stream starts at `start[class]`.
+   */
+  | { kind: 'search'; shares: Partial<Record<SearchClass, number>>; start: Partial<Record<SearchClass, number>> }
 
 /** One load run. */
 export interface LoadJob {
@@ -19,10 +26,12 @@ export interface LoadJob {
   headers: Record<string, string>
   plan: RequestPlan
   connections: number
-  /** Seconds of load whose results are thrown away (connections, JIT, caches settle). */
+  /** Seconds of load before the measured ones (connections, JIT, caches settle); not counted. */
   warmupSeconds: number
   /** Seconds measured. */
   durationSeconds: number
+  /** The server's processes (their descendants are found and counted too): whose CPU time the answers cost. */
+  serverPids: number[]
 }
 
 /** What a load run measured (only 2xx answers count as requests and latencies). */
@@ -45,4 +54,17 @@ export interface LoadResult {
   /** Requests sent by the plan in total (warm-up included): tells whether a rotation repeated itself. */
   planned: number
   seconds: number
+  /**
+   * The server's CPU time (user + system, all its processes and threads) over the measured
+   * seconds, per 2xx answer, in µs; `null` when it could not be read (no `/proc`).
+   */
+  cpuUs: number | null
+  /** The server's CPU time over the measured seconds as a share of one core. */
+  serverCores: number | null
+  /** The load generator's own CPU time per 2xx answer, in µs (it shares the machine). */
+  clientCpuUs: number
+  /** Server processes counted at the end of the measured seconds. */
+  serverProcesses: number
+  /** For a search plan: queries taken from each class's stream (warm-up and check included). */
+  consumed?: Partial<Record<SearchClass, number>>
 }

@@ -1,15 +1,23 @@
 import autocannon from 'autocannon'
+import { Dataset } from './dataset.ts'
 import type { LoadJob, LoadResult, RequestPlan } from './load-job.ts'
+import type { CpuReading } from './process-cpu.ts'
+import { cpuBetween, readCpu } from './process-cpu.ts'
+import type { SearchClass } from './search-classes.ts'
+import { mixSlots, SearchStreams } from './search-classes.ts'
 import { percentile } from './stats.ts'
 
 /*
  * A load generator in its own process (forked by the benchmark with an IPC channel), so that
  * it never shares an event loop with the server it measures. Receives one `LoadJob`, runs
- * autocannon (keep-alive; autocannon never checks certificates) for the warm-up and then the
- * measured time, sends back a `LoadResult` and exits. Exits at once if the parent goes away.
+ * autocannon (keep-alive; autocannon never checks certificates) through the warm-up and the
+ * measured seconds without reconnecting, reads the server's CPU time from `/proc` when the
+ * measured seconds begin and end, sends back a `LoadResult` and exits. Exits at once if the
+ * parent goes away.
  */
 
 let sent = 0
+const consumed: Partial<Record<SearchClass, number>> = {}
 
 function requestsOf(plan: RequestPlan): autocannon.Request[] {
   switch (plan.kind) {
@@ -43,55 +51,97 @@ function requestsOf(plan: RequestPlan): autocannon.Request[] {
           return { ...request, path: plan.path, body: JSON.stringify(body) }
         },
       }]
+    case 'search': {
+      // The vocabulary does not depend on the number of items: an empty data set has it.
+      const streams = new SearchStreams(new Dataset(0).facts.vocabulary, plan.start)
+      const slots = mixSlots(plan.shares)
+      return [{
+        method: 'POST',
+        setupRequest: (request) => {
+          const cls = slots[sent++ % slots.length] ?? 'en1'
+          consumed[cls] = (consumed[cls] ?? 0) + 1
+          return { ...request, path: '/v1/cms/search', body: JSON.stringify(streams.stream(cls).next()) }
+        },
+      }]
+    }
   }
 }
 
-function run(job: LoadJob, seconds: number, latencies: number[] | null): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
+async function measure(job: LoadJob): Promise<LoadResult> {
+  const latencies: number[] = []
+  const otherStatuses: Record<string, number> = {}
+  let errors = 0
+  let timeouts = 0
+  let measuring = false
+  let cpuStart: CpuReading | null = null
+  let cpuEnd: CpuReading | null = null
+  let clientStart = process.cpuUsage()
+  let clientUsed = { user: 0, system: 0 }
+  let startedAt = 0
+  let endedAt = 0
+  const requests = requestsOf(job.plan)
+  await new Promise<void>((resolve, reject) => {
     const instance = autocannon(
       {
         url: job.origin,
         connections: job.connections,
-        duration: seconds,
+        // Hint: stopped by the timer below; the extra second keeps the load up until then.
+        duration: job.warmupSeconds + job.durationSeconds + 1,
         headers: job.headers,
-        requests: requestsOf(job.plan),
+        requests,
         timeout: 10,
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error) => (error ? reject(error) : resolve()),
     )
-    if (latencies !== null) {
-      instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-        if (status >= 200 && status < 300) latencies.push(ms)
-      })
-    }
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (!measuring) return
+      if (status >= 200 && status < 300) latencies.push(ms)
+      else otherStatuses[status] = (otherStatuses[status] ?? 0) + 1
+    })
+    instance.on('reqError', (error: Error) => {
+      if (!measuring) return
+      if (error.message === 'request timed out') timeouts++
+      else errors++
+    })
+    setTimeout(() => {
+      cpuStart = readCpu(job.serverPids)
+      clientStart = process.cpuUsage()
+      startedAt = performance.now()
+      measuring = true
+    }, job.warmupSeconds * 1000)
+    setTimeout(() => {
+      measuring = false
+      endedAt = performance.now()
+      cpuEnd = readCpu(job.serverPids)
+      clientUsed = process.cpuUsage(clientStart)
+      instance.stop()
+    }, (job.warmupSeconds + job.durationSeconds) * 1000)
   })
-}
-
-async function measure(job: LoadJob): Promise<LoadResult> {
-  if (job.warmupSeconds > 0) await run(job, job.warmupSeconds, null)
-  const latencies: number[] = []
-  const started = performance.now()
-  const result = await run(job, job.durationSeconds, latencies)
-  const seconds = (performance.now() - started) / 1000
-  const otherStatuses: Record<string, number> = {}
-  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) {
-    if (!status.startsWith('2')) otherStatuses[status] = count ?? 0
-  }
+  const seconds = (endedAt - startedAt) / 1000
   latencies.sort((a, b) => a - b)
   const sum = latencies.reduce((a, b) => a + b, 0)
+  const ok = latencies.length
+  const start = cpuStart as CpuReading | null
+  const end = cpuEnd as CpuReading | null
+  const serverUs = start === null || end === null || end.micros.size === 0 ? null : cpuBetween(start, end)
   return {
-    rps: latencies.length / seconds,
-    ok: latencies.length,
+    rps: ok / seconds,
+    ok,
     otherStatuses,
-    errors: result.errors,
-    timeouts: result.timeouts ?? 0,
+    errors,
+    timeouts,
     p50: percentile(latencies, 0.5),
     p90: percentile(latencies, 0.9),
     p99: percentile(latencies, 0.99),
     max: latencies[latencies.length - 1] ?? 0,
-    mean: latencies.length === 0 ? 0 : sum / latencies.length,
+    mean: ok === 0 ? 0 : sum / ok,
     planned: sent,
     seconds,
+    cpuUs: serverUs === null || ok === 0 ? null : serverUs / ok,
+    serverCores: serverUs === null ? null : serverUs / 1e6 / seconds,
+    clientCpuUs: ok === 0 ? 0 : (clientUsed.user + clientUsed.system) / ok,
+    serverProcesses: end?.micros.size ?? 0,
+    ...(job.plan.kind === 'search' ? { consumed } : {}),
   }
 }
 

@@ -37,17 +37,18 @@ export class Prng {
 }
 
 /**
- * Draws ranks 0…n-1 with probability ∝ 1/(rank+1)^s (Zipf), as words occur in real text:
- * a few very common, a long tail of rare ones.
+ * Draws ranks 0…n-1 with probability ∝ 1/(rank+1+offset)^s (Zipf; with an offset,
+ * Zipf–Mandelbrot, flatter at the top), as words occur in real text: a few very common, a long
+ * tail of rare ones.
  */
 export class Zipf {
   readonly #cumulative: Float64Array
 
-  constructor(n: number, s = 1) {
+  constructor(n: number, s = 1, offset = 0) {
     this.#cumulative = new Float64Array(n)
     let sum = 0
     for (let i = 0; i < n; i++) {
-      sum += 1 / Math.pow(i + 1, s)
+      sum += 1 / Math.pow(i + 1 + offset, s)
       this.#cumulative[i] = sum
     }
     for (let i = 0; i < n; i++) this.#cumulative[i] = (this.#cumulative[i] ?? 0) / sum

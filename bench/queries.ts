@@ -19,10 +19,12 @@ export const QUERY_CLASS_LABELS: Record<QueryClass, string> = {
 export type QuerySets = Record<QueryClass, { body: Record<string, unknown>; total: number }[]>
 
 /**
- * Chooses the benchmark's search queries from the vocabulary by asking the engine how many
+ * Chooses fixed sets of search queries from the vocabulary by asking the engine how many
  * items each candidate matches (`total`), so the classes hold what their names say at any N:
  * rare words (1–1,000 hits), pairs of commoner words whose intersection is 1–1,000 hits,
- * very common words (≥ 20 % of the visible items), and filtered searches.
+ * very common words (≥ 20 % of the visible items), and filtered searches. For the engine's
+ * scripts (`packages/adapter-sqlite/scripts/`), which repeat a set; `npm run bench` asks only
+ * queries never asked before (`search-classes.ts`).
  */
 export async function chooseQueries(frontdesk: Frontdesk, principal: Principal, vocabulary: Vocabulary, visible: number, perClass: number): Promise<QuerySets> {
   const total = async (body: Record<string, unknown>) => {

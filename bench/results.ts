@@ -1,5 +1,7 @@
+import type { FtsBuild } from './fts-reference.ts'
 import type { InProcessResults } from './in-process.ts'
 import type { LoadResult } from './load-job.ts'
+import type { SearchClass } from './search-classes.ts'
 
 /** One HTTP scenario's outcome. */
 export interface ScenarioResult {
@@ -16,7 +18,14 @@ export interface ScenarioResult {
   allMisses?: boolean
 }
 
-/** One target of issue 8 and the figure measured for it. */
+/** A bare reference server's run: a reply ceiling or a floor. */
+export interface ReferenceResult {
+  result: LoadResult
+  /** Requests/s over the ceiling's. */
+  ratio?: number
+}
+
+/** One target and the figure measured for it. */
 export interface Check {
   name: string
   target: string
@@ -25,8 +34,24 @@ export interface Check {
   pass: boolean | null
 }
 
+/** Every search query of the run, counted by the key of the engine's memory of recent searches. */
+export interface SearchQueryCount {
+  /**
+   * Queries drawn for HTTPS (warm-ups and checks included), by class: every one was sent but
+   * the last one or two per connection of each load, prepared when the load stopped.
+   */
+  sentByClass: Partial<Record<SearchClass, number>>
+  sent: number
+  /** Of them, distinct by the engine's key: `sent` when none repeated. */
+  distinct: number
+}
+
+/** The shape of `RunResults` written by this version of the benchmark (files without it are older). */
+export const RESULTS_FORMAT = 2
+
 /** Everything one benchmark run measured; written to bench-results/<timestamp>.json. */
 export interface RunResults {
+  format: typeof RESULTS_FORMAT
   startedAt: string
   finishedAt?: string
   options: Record<string, unknown>
@@ -37,10 +62,7 @@ export interface RunResults {
     generateSeconds: number
     seconds: number
     itemsPerSecond: number
-    /**
-     * Indexing the tenant and writing its search snapshot after the import's commit, as
-     * `frontdesk import` does (before 2026-11-21 16:30 UTC: the in-process build, as `serve` did on its first start).
-     */
+    /** Indexing the tenant and writing its search snapshot after the import's commit, as `frontdesk import` does. */
     indexBuildSeconds: number
     itemsPerSecondWithIndex: number
     dbBytes: number
@@ -53,28 +75,30 @@ export interface RunResults {
     /** The same figures for a restart (the load runs against the restarted server). */
     restartFirstSearchMs?: number
     restartRssBytes?: number | null
+    /** The largest resident set either server reached (all its processes, each one's `VmHWM`), up to its stop. */
+    peakRssBytes?: number | null
     /** Bytes serve left beside the database (a persisted index); `null`: none (rebuilt in memory on every start). */
     indexDiskBytes: number | null
     dbBytesAfter?: number
   }
+  /** The bare `node:https` server answering a fixed 1 KB JSON body, before and after the scenarios. */
   ceiling: LoadResult[]
   ceilingRps?: number
-  /**
-   * The same bare server answering with the detail hit's exact reply (headers and body, a
-   * fresh request id each time): how far the reply's size alone takes the ceiling down.
-   */
-  replyCeiling?: { replyBytes: number; result: LoadResult; ratio?: number }
+  /** The same bare server answering with the detail hit's exact reply (headers and body, a fresh request id each time). */
+  replyCeiling?: { replyBytes: number } & ReferenceResult
   /** The same, answering from a promise callback (`--async`), as a handler over an asynchronous port must. */
-  asyncReplyCeiling?: { replyBytes: number; result: LoadResult; ratio?: number }
+  asyncReplyCeiling?: { replyBytes: number } & ReferenceResult
   /**
    * A bare server doing only the SQLite read and the JSON of a cache miss (`ceiling-server.ts
-   * --floor`), under the same requests as `detail_miss`, `list_miss` and `list_tags_fields`:
-   * for detail and list, the most a miss can reach with `node:https` and better-sqlite3 in one
-   * process on this machine; for the filtered list, what the obvious single statement reaches.
+   * --floor`), under the same requests as `detail_miss`, `list_miss` and `list_tags_fields`.
    */
-  floors: Partial<Record<'detail' | 'list' | 'filtered', { result: LoadResult; ratio?: number }>>
+  floors: Partial<Record<'detail' | 'list' | 'filtered', ReferenceResult>>
   scenarios: ScenarioResult[]
-  inProcess?: Omit<InProcessResults, 'walks'> & { walkedPages: number }
+  inProcess?: Omit<InProcessResults, 'walks' | 'categories'> & { walkedPages: number }
+  /** The SQLite FTS5 reference's build. */
+  fts?: FtsBuild
+  /** The search queries sent over HTTPS, counted. */
+  searchQueries?: SearchQueryCount
   checks: Check[]
   aborted?: string
 }

@@ -4,29 +4,37 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureDevCert } from '@frontdesk/http'
+import type { RecordedReply } from './ceiling-server.ts'
 import { atExit, installGuards, stopAll, stopChild } from './children.ts'
-import { MARKER_TERM } from './dataset.ts'
+import { CATEGORY_CODES, MARKER_TERM } from './dataset.ts'
+import type { FtsReference } from './fts-reference.ts'
+import { buildFtsReference } from './fts-reference.ts'
 import { HttpsClient } from './https-client.ts'
 import { measureInProcess } from './in-process.ts'
 import type { LoadJob, RequestPlan } from './load-job.ts'
 import { runLoad, startCeiling } from './load.ts'
 import type { BenchOptions } from './options.ts'
 import { parseOptions } from './options.ts'
+import { peakResidentBytes, residentBytes } from './process-cpu.ts'
+import { countSearchQueries } from './query-count.ts'
 import { formatReport } from './report.ts'
-import type { RecordedReply } from './ceiling-server.ts'
 import type { RunResults } from './results.ts'
+import { RESULTS_FORMAT } from './results.ts'
+import type { SearchClass } from './search-classes.ts'
+import { SearchStreams } from './search-classes.ts'
 import { buildScenarios, CACHE_ENTRIES, firstRequest } from './scenarios.ts'
 import { fileBytes, seed, TENANT } from './seed.ts'
-import { residentBytes, startServe } from './server-process.ts'
+import { startServe } from './server-process.ts'
 import { checkTargets } from './targets.ts'
-import { CATEGORY_CODES } from './dataset.ts'
 
 /*
- * `npm run bench`: seeds a temporary database, measures the import, the in-process search and
- * list latencies, starts the real `frontdesk serve` as its own process, and drives it (and a
- * bare node:https ceiling server) with autocannon from separate worker processes. Prints a
- * table against issue 8's targets and writes bench-results/<timestamp>.json. Everything runs
- * on 127.0.0.1 and is bounded by --timeout; children are always stopped.
+ * `npm run bench`: seeds a temporary database, measures the import, builds the SQLite FTS5
+ * reference, times in-process searches (engine and reference on the same new queries) and
+ * list pages, starts the real `frontdesk serve` as its own process, and drives it (and the
+ * bare node:https references) with autocannon from separate worker processes, reading each
+ * server's CPU time from /proc. Prints the figures against the targets and writes
+ * bench-results/<timestamp>.json. Everything runs on 127.0.0.1 and is bounded by --timeout;
+ * children are always stopped.
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -38,7 +46,7 @@ const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOStr
  * one. `null` when there is none.
  */
 function bytesBeside(dir: string, dbPath: string): number | null {
-  const skip = new Set([dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`, join(dir, '.frontdesk'), join(dir, 'profiles')])
+  const skip = new Set([dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`, join(dir, '.frontdesk'), join(dir, 'profiles'), join(dir, 'reference')])
   let total = 0
   const walk = (path: string) => {
     if (skip.has(path)) return
@@ -100,15 +108,29 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
   const facts = seeded.dataset.facts
   log(`imported in ${seeded.importSeconds.toFixed(1)} s (${Math.round(options.items / seeded.importSeconds)} items/s); ${facts.visibleIds.length} visible`)
 
-  log('in-process: building the search index, choosing queries, timing searches and list pages, walking lists…')
-  const inProcess = await measureInProcess(seeded.store, seeded.key, facts, {
-    runs: options.runs,
-    deepPage: 2000,
-    perClass: 40,
-    walkQueries: ['', ...CATEGORY_CODES.map((code) => `category_code=${code}`), 'sort=title:asc'],
-  }, log)
-  const { walks, ...kept } = inProcess
+  let fts: FtsReference | null = null
+  if (options.fts) {
+    log('building the SQLite FTS5 reference over the same items…')
+    mkdirSync(join(dir, 'reference'))
+    fts = buildFtsReference(join(dir, 'reference', 'fts5.db'), options.items, log)
+    results.fts = fts.build
+  }
+  // The search queries of the whole run: in-process takes the first of each class, every HTTPS scenario the next ones.
+  const streams = new SearchStreams(facts.vocabulary)
+  log('in-process: building the search index, timing new searches of every class (engine and FTS5), list pages, walking lists…')
+  let inProcess
+  try {
+    inProcess = await measureInProcess(seeded.store, seeded.key, streams, fts, {
+      runs: options.runs,
+      deepPage: 2000,
+      walkQueries: ['', ...CATEGORY_CODES.map((code) => `category_code=${code}`), 'sort=title:asc'],
+    }, log)
+  } finally {
+    fts?.close()
+  }
+  const { walks, categories, ...kept } = inProcess
   results.inProcess = { ...kept, walkedPages: walks.reduce((n, w) => n + w.paths.length, 0) }
+  const httpFrom = streams.positions()
   results.import = {
     items: options.items,
     records: seeded.summary.records,
@@ -124,7 +146,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
   const cert = await ensureDevCert(join(dir, '.frontdesk'))
 
   const nodeFlags = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')] : []
-  const serveFlags = options.accessLog ? [] : ['--no-access-log']
+  const serveFlags = [...(options.accessLog ? [] : ['--no-access-log']), ...options.serveFlags]
   /** Starts serve and waits for the first correct search answer. */
   const start = async (what: string) => {
     log(`${what} frontdesk serve…`)
@@ -139,7 +161,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
       throw error
     }
     const firstSearchMs = performance.now() - started.spawnedAt
-    const rssBytes = residentBytes(started.child.pid)
+    const rssBytes = residentBytes([started.child.pid ?? 0])
     log(`serving ${started.origin}: listening after ${(started.listeningMs / 1000).toFixed(2)} s, first correct search after ${(firstSearchMs / 1000).toFixed(2)} s`)
     return { serve: started, client: probe, firstSearchMs, rssBytes }
   }
@@ -147,6 +169,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
   // The first start after the import, then a restart (which may use whatever the first left on disk).
   const first = await start('starting')
   first.client.close()
+  const firstPeak = peakResidentBytes([first.serve.child.pid ?? 0])
   await stopChild(first.serve.child, 60_000)
   const indexDiskBytes = bytesBeside(dir, dbPath)
   const second = await start('restarting')
@@ -159,20 +182,22 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     restartRssBytes: second.rssBytes,
     indexDiskBytes,
   }
+  const servePid = serve.child.pid ?? 0
   try {
     const ceiling = await startCeiling(cert.certPath, cert.keyPath)
-    const job = (origin: string, plan: RequestPlan): LoadJob => ({
+    const job = (origin: string, plan: RequestPlan, serverPid: number | undefined): LoadJob => ({
       origin,
-      headers: { 'x-api-key': seeded.key, ...(plan.kind === 'fixed' && plan.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+      headers: { 'x-api-key': seeded.key, ...((plan.kind === 'fixed' || plan.kind === 'rotate') && plan.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
       plan,
       connections: options.connections,
       warmupSeconds: options.warmup,
       durationSeconds: options.duration,
+      serverPids: serverPid === undefined ? [] : [serverPid],
     })
     const ceilingPlan: RequestPlan = { kind: 'fixed', method: 'GET', path: '/v1/cms/contents/ceiling' }
     log('ceiling: bare node:https…')
-    results.ceiling.push(await runLoad(job(ceiling.origin, ceilingPlan)))
-    const scenarios = buildScenarios(facts, walks, inProcess.deepPage, inProcess.queries).filter((s) => options.only === null || options.only.includes(s.id))
+    results.ceiling.push(await runLoad(job(ceiling.origin, ceilingPlan, ceiling.child.pid)))
+    const scenarios = buildScenarios(facts, walks, inProcess.deepPage).filter((s) => options.only === null || options.only.includes(s.id))
     const hit = scenarios.find((s) => s.id === 'detail_hit')
     if (hit?.plan.kind === 'fixed') {
       const answer = await client.raw('GET', hit.plan.path)
@@ -183,7 +208,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
         const replay = await startCeiling(cert.certPath, cert.keyPath, ['--reply', replyPath, ...(asynchronous ? ['--async'] : [])])
         try {
           log(`ceiling: bare node:https with the detail hit's reply (${answer.body.length} bytes of body)${asynchronous ? ', sent from a promise callback' : ''}…`)
-          const result = await runLoad(job(replay.origin, ceilingPlan))
+          const result = await runLoad(job(replay.origin, ceilingPlan, replay.child.pid))
           if (asynchronous) results.asyncReplyCeiling = { replyBytes: answer.body.length, result }
           else results.replyCeiling = { replyBytes: answer.body.length, result }
         } finally {
@@ -198,14 +223,21 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
       const floor = await startCeiling(cert.certPath, cert.keyPath, ['--floor', kind, '--db', dbPath, '--tenant', TENANT])
       try {
         log(`floor: bare node:https + better-sqlite3, ${kind} read and JSON only…`)
-        results.floors[kind] = { result: await runLoad(job(floor.origin, scenario.plan)) }
+        results.floors[kind] = { result: await runLoad(job(floor.origin, scenario.plan, floor.child.pid)) }
       } finally {
         await stopChild(floor.child, 2000)
       }
     }
 
     for (const scenario of scenarios) {
-      const first = firstRequest(scenario.plan)
+      let plan = scenario.plan
+      let first
+      if (plan.kind === 'search') {
+        // The check takes the first new query of the plan's first class; the load starts after it.
+        const classes = Object.keys(plan.shares) as SearchClass[]
+        first = { method: 'POST', path: '/v1/cms/search', body: JSON.stringify(streams.stream(classes[0] ?? 'en1').next()) }
+        plan = { ...plan, start: Object.fromEntries(classes.map((cls) => [cls, streams.stream(cls).position])) }
+      } else first = firstRequest(plan)
       const problem = scenario.check(await client.request(first.method, first.path, first.body))
       if (problem !== null) {
         log(`${scenario.id}: wrong answer before the load (${problem}); skipped`)
@@ -214,19 +246,23 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
       }
       log(`${scenario.id}: ${scenario.label}…`)
       try {
-        const result = await runLoad(job(serve.origin, scenario.plan))
+        const result = await runLoad(job(serve.origin, plan, servePid))
+        for (const [cls, count] of Object.entries(result.consumed ?? {}) as [SearchClass, number][]) streams.stream(cls).skip(count)
         const entry = { id: scenario.id, label: scenario.label, result, ...(scenario.distinct === undefined ? {} : { distinct: scenario.distinct }) }
         // A rotation over more keys than the cache holds misses every time (LRU); so does one never repeated.
         const allMisses = scenario.distinct === undefined || scenario.distinct <= 1 ? undefined : scenario.distinct > CACHE_ENTRIES || result.planned <= scenario.distinct
         results.scenarios.push(allMisses === undefined ? entry : { ...entry, allMisses })
-        log(`  ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`)
+        log(`  ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, server CPU ${result.cpuUs === null ? 'n/a' : `${result.cpuUs.toFixed(0)} µs`} per request`)
       } catch (error) {
+        // How many queries a failed load took is unknown: later scenarios start well beyond them.
+        if (plan.kind === 'search') for (const cls of Object.keys(plan.shares) as SearchClass[]) streams.stream(cls).skip(100_000)
         results.scenarios.push({ id: scenario.id, label: scenario.label, error: String(error) })
       }
     }
+    results.searchQueries = countSearchQueries(facts.vocabulary, categories, httpFrom, streams.positions())
 
     log('ceiling again…')
-    results.ceiling.push(await runLoad(job(ceiling.origin, ceilingPlan)))
+    results.ceiling.push(await runLoad(job(ceiling.origin, ceilingPlan, ceiling.child.pid)))
     await stopChild(ceiling.child, 2000)
     const ceilingRps = results.ceiling.reduce((n, c) => n + c.rps, 0) / results.ceiling.length
     results.ceilingRps = ceilingRps
@@ -234,10 +270,12 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     if (results.replyCeiling !== undefined) results.replyCeiling.ratio = results.replyCeiling.result.rps / ceilingRps
     if (results.asyncReplyCeiling !== undefined) results.asyncReplyCeiling.ratio = results.asyncReplyCeiling.result.rps / ceilingRps
     for (const floor of Object.values(results.floors)) floor.ratio = floor.result.rps / ceilingRps
-    results.serve.rssAfterLoadBytes = residentBytes(serve.child.pid)
+    results.serve.rssAfterLoadBytes = residentBytes([servePid])
     results.serve.dbBytesAfter = fileBytes(dbPath)
   } finally {
     client.close()
+    const peaks = [firstPeak, peakResidentBytes([servePid])].filter((n) => n !== null)
+    results.serve.peakRssBytes = peaks.length === 0 ? null : Math.max(...peaks)
     log('stopping frontdesk serve…')
     await stopChild(serve.child, 20_000)
     if (options.cpuProf) log(`CPU profile of the server in ${join(dir, 'profiles')}`)
@@ -253,6 +291,7 @@ try {
 }
 const cpu = cpus()
 const results: RunResults = {
+  format: RESULTS_FORMAT,
   startedAt: new Date().toISOString(),
   options: { ...options },
   machine: { node: process.version, cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', memoryBytes: totalmem(), loadBefore: loadavg() },

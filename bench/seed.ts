@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs'
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
-import { createSqliteSearch, indexWhileImporting, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSqliteSearch, indexWhileImporting } from './engine.ts'
 import type { ImportItem, ImportSummary } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
 import { Dataset } from './dataset.ts'

@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
 import { fork, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { isRunning, track } from './children.ts'
 
@@ -56,17 +55,6 @@ export function startServe(dbPath: string, nodeFlags: string[], serveFlags: stri
     }
     child.stdout?.on('data', onData)
   })
-}
-
-/** The resident set size of a running process, in bytes (Linux `/proc/<pid>/status` VmRSS), or `null`. */
-export function residentBytes(pid: number | undefined): number | null {
-  if (pid === undefined) return null
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return match?.[1] === undefined ? null : Number(match[1]) * 1024
-  } catch {
-    return null
-  }
 }
 
 /** Forks a TypeScript module of this folder as a child with an IPC channel (tsx as loader). */

@@ -6,7 +6,7 @@ import { createApiKey, createFrontdesk, createTenant, importRecords } from '@fro
 import { handle } from '@frontdesk/http'
 
 /*
- * `node --conditions=source --import tsx packages/http/scripts/hit-micro.ts [N]`: the CPU of
+ * `node --conditions=source --import tsx bench/micro/hit.ts [N]`: the CPU of
  * one cached detail request through `handle()` (no sockets, no TLS): µs per call, median of
  * five rounds. Isolates frontdesk's own work on the hottest path from node:http and the network.
  */

@@ -3,21 +3,21 @@ import { createApiKey, createFrontdesk, OPERATIONS } from '@frontdesk/core'
 import { handle } from '@frontdesk/http'
 
 /*
- * `node --conditions=source --import tsx packages/http/scripts/miss-micro.ts FILE [--profile]`:
- * the CPU of detail requests that miss the response cache, through `handle()` (no sockets, no
- * TLS), over a benchmark database (tenant `bench`, e.g. one kept by `npm run bench -- --keep`):
+ * `node --conditions=source --import tsx bench/micro/miss.ts FILE`: the CPU of detail requests
+ * that miss the response cache, through `handle()` (no sockets, no TLS), over a benchmark
+ * database (tenant `bench`: `bench/micro/seed-db.ts`, or one kept by `npm run bench -- --keep`):
  * every visible id once, in a shuffled order, with the default cache (10,000 entries, so a
  * rotation over more ids than that always misses), three rounds. Prints µs per call. Also
- * times the use case alone (`frontdesk.getContent`, no cache) and the reply's serialisation,
- * to tell frontdesk's own work from what the HTTP adapter adds.
+ * times the use case alone (`frontdesk.getContent`, no cache), to tell frontdesk's own work
+ * from what the HTTP adapter adds.
  */
 
 const path = process.argv[2]
-if (path === undefined) throw new Error('usage: miss-micro.ts FILE')
+if (path === undefined) throw new Error('usage: bench/micro/miss.ts FILE')
 const store = openSqliteStore({ path })
 try {
   const frontdesk = createFrontdesk({ store, defaultRateLimit: 0 })
-  const { key } = await createApiKey(frontdesk.context, { tenantCode: 'bench', name: `miss-micro ${Date.now()}`, permissions: ['cms:read'], rateLimit: 0 })
+  const { key } = await createApiKey(frontdesk.context, { tenantCode: 'bench', name: `micro-miss ${Date.now()}`, permissions: ['cms:read'], rateLimit: 0 })
   const ids: string[] = []
   let url = '/v1/cms/contents?limit=100'
   for (let page = 0; page < 1000; page++) {
