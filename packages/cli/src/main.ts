@@ -15,9 +15,9 @@ export async function main(argv: readonly string[], env: CliEnv = processEnv()):
   const program = createProgram(env)
   // Hint: commander shows a command's help "as an error" when a subcommand is missing; which
   // command it was decides what is printed instead (see below). It writes that help nowhere.
-  let missingSubcommandOf: Command | null = null
+  const shown: { helpAsError: Command | null } = { helpAsError: null }
   program.on('beforeAllHelp', (context: { error: boolean; command: Command }) => {
-    if (context.error) missingSubcommandOf = context.command
+    if (context.error) shown.helpAsError = context.command
   })
   try {
     await program.parseAsync([...argv])
@@ -26,7 +26,7 @@ export async function main(argv: readonly string[], env: CliEnv = processEnv()):
     if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) {
       return 0
     }
-    const group: Command | null = missingSubcommandOf
+    const group = shown.helpAsError
     if (error instanceof CommanderError && error.code === 'commander.help' && group !== null) {
       // As git and npm do: bare `frontdesk` prints the usage on stdout and exits 1; a group
       // without its subcommand (`frontdesk tenant`) is a usage error, one line on stderr.

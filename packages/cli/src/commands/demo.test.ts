@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert'
 import { shellQuote } from '../demo/demo-examples.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/frontdesk.js', import.meta.url))
-const BUNDLE = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
+const BUNDLE = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url))
 
 /** Splits a POSIX shell line into words: bare, in single quotes, or backslash-escaped characters. */
 function shellWords(line: string): string[] {

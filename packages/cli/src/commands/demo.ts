@@ -90,7 +90,7 @@ export async function demo(options: DemoOptions, env: CliEnv, signal?: AbortSign
   const running = await startDemo(options, env.cwd)
   env.stdout.write(demoBanner(running, resolve(env.cwd, options.db ?? DEMO_DB)))
   await untilStopped(signal)
-  env.stdout.write('frontdesk: stopping the demo\n')
+  env.stderr.write('frontdesk: stopping the demo\n')
   await running.stop()
 }
 

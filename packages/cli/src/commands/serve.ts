@@ -188,9 +188,11 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
   })
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
-  env.stdout.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
+  // Hint: one format per stream: stdout carries the JSON access log only, so a log pipeline
+  // reads every line of it as JSON; what is said to the operator goes to stderr.
+  env.stderr.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
   await untilStopped(signal)
-  env.stdout.write('frontdesk: stopping (letting requests in flight finish)\n')
+  env.stderr.write('frontdesk: stopping (letting requests in flight finish)\n')
   await running.stop()
   log.flush()
 }
@@ -229,9 +231,10 @@ Served besides /v1: GET /v1/openapi.json (the OpenAPI 3.1 document, no key neede
 GET /healthz (200 {"status":"ok"} when the database answers, else 503; no key, for load
 balancers).
 
-Logs: one JSON line per request on stdout (time, request_id, tenant, key_id, method, path
-with preview tokens redacted, status, duration_ms, bytes, remote_address); never a key or
-a token. Unexpected errors go to stderr with their request id.
+Output: stdout carries only the access log, one JSON line per request (time, request_id,
+tenant, key_id, method, path with preview tokens redacted, status, duration_ms, bytes,
+remote_address); never a key or a token. Everything else goes to stderr as plain text:
+"serving …" and "stopping …", storage troubles and unexpected errors (with their request id).
 
 Signals: SIGTERM or SIGINT stops accepting connections, lets requests in flight finish
 (at most 10 s), closes the database and exits with code 0.
