@@ -57,6 +57,12 @@ function ok(result: SpawnSyncReturns<string>, what: string): string {
   return result.stdout
 }
 
+/** The workspace packages (`packages/<dir>` → `@frontdesk/<name>`), as the build finds them. */
+const workspaces = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces.map((dir) => ({
+  dir,
+  name: (JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as { name: string }).name,
+}))
+
 const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
 
 test.before(() => {
@@ -64,7 +70,7 @@ test.before(() => {
   const tarballs = join(scratch, 'tarballs')
   mkdirSync(tarballs)
   const packed = JSON.parse(ok(run('npm', ['pack', '--workspaces', '--pack-destination', tarballs, '--json', '--loglevel=error'], { cwd: root, timeout: 120_000 }), 'npm pack')) as { name: string; filename: string }[]
-  assert.equal(packed.map((p) => p.name).sort(), ['@frontdesk/adapter-sqlite', '@frontdesk/cli', '@frontdesk/client', '@frontdesk/core', '@frontdesk/http'])
+  assert.equal(packed.map((p) => p.name).sort(), workspaces.map((w) => w.name).sort())
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', overrides: { 'better-sqlite3': version('better-sqlite3') } }, null, 2))
   ok(
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...packed.map((p) => join(tarballs, p.filename)), `@types/node@${version('@types/node')}`, `tsx@${version('tsx')}`], { timeout: 180_000 }),
@@ -81,8 +87,8 @@ test.after(() => {
 })
 
 test('the installed packages hold dist/ (JavaScript, declarations, maps) and no tests', () => {
-  for (const name of ['core', 'adapter-sqlite', 'http', 'cli', 'client']) {
-    const dir = join(scratch, 'node_modules/@frontdesk', name)
+  for (const { name } of workspaces) {
+    const dir = join(scratch, 'node_modules', name)
     const dist = readdirSync(join(dir, 'dist'))
     for (const file of ['index.js', 'index.js.map', 'index.d.ts', 'index.d.ts.map']) assert.ok(dist.includes(file), `${name}/dist/${file}`)
     const all = readdirSync(dir, { recursive: true }).map(String)
