@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats'
 import type { JsonSchema } from '@frontdesk/http'
 
 // Hint: ajv-formats is CommonJS with a default export; under ESM the function sits on `.default`.
-export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020
 
 type Json = JsonSchema
 
