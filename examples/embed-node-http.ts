@@ -1,10 +1,11 @@
 // Embedding frontdesk in an existing node:https service, next to the service's own routes.
 //
-//   FRONTDESK_DB=./frontdesk.db TLS_CERT=cert.pem TLS_KEY=key.pem PORT=8443 \
-//     node --conditions=source --import tsx examples/embed-node-http.ts
+//   npm install @frontdesk/core @frontdesk/adapter-sqlite @frontdesk/http
+//   FRONTDESK_DB=./frontdesk.db TLS_CERT=cert.pem TLS_KEY=key.pem PORT=8443 npx tsx examples/embed-node-http.ts
 //
-// (From a checkout; in your own project import the published packages and run it your way.)
-// Without TLS_CERT/TLS_KEY it makes a throw-away self-signed certificate for localhost.
+// (tsx runs TypeScript as it is; compile it with tsc for production.) In this repository
+// `npm install` builds the packages and the same command works. Without TLS_CERT/TLS_KEY it
+// makes a throw-away self-signed certificate for localhost.
 // The service keeps `/` and `/healthz` for itself; `/v1/...` is frontdesk's, served with the
 // same checks, errors and headers as `frontdesk serve`.
 import { readFileSync } from 'node:fs'

@@ -3,7 +3,8 @@
 # (read only), a separate key for the contact form, and the sample content in English and
 # Japanese. Safe to try on a scratch database:
 #
-#   FRONTDESK_DB=/tmp/demo.db examples/keys-and-import.sh
+#   npm install @frontdesk/cli      # puts `frontdesk` in node_modules/.bin (npx frontdesk …)
+#   PATH="$PWD/node_modules/.bin:$PATH" FRONTDESK_DB=/tmp/demo.db examples/keys-and-import.sh
 #
 # Every command reads the database from $FRONTDESK_DB (default ./frontdesk.db); `--db PATH`
 # works too. Commands print tables for people and JSON with --json for scripts.

@@ -1,7 +1,7 @@
 // Renders a page of a category's content as HTML on stdout, with @frontdesk/client.
 //
-//   FRONTDESK_URL=https://cms.example.com FRONTDESK_KEY=fdk_... \
-//     node --conditions=source --import tsx examples/render-page.ts news [limit]
+//   npm install @frontdesk/client
+//   FRONTDESK_URL=https://cms.example.com FRONTDESK_KEY=fdk_... npx tsx examples/render-page.ts news [limit]
 //
 // A self-signed certificate (`frontdesk serve --dev-cert`) is trusted with
 // NODE_EXTRA_CA_CERTS=path/to/.frontdesk/dev-cert.pem. The key needs only cms:read.

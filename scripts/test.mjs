@@ -1,7 +1,9 @@
-// `npm test`: bundle the CLI, type-check the repo, run every package's uvu tests under c8,
-// check core's coverage, and end with one line `N passed, N failed` (read by CI).
+// `npm test`: build the packages, type-check the repo, run every package's uvu tests under c8,
+// check core's coverage, pack and install the packages outside the repository (test/), and end
+// with one line `N passed, N failed` (read by CI).
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { testEnv, UVU_FLAGS } from './test-env.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pattern = process.argv[2] ?? '\\.test\\.ts$'
@@ -14,7 +16,7 @@ function step(name, command, args, { parse } = {}) {
     cwd: root,
     encoding: 'utf8',
     stdio: parse ? ['inherit', 'pipe', 'inherit'] : 'inherit',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: testEnv(process.env),
   })
   if (parse) process.stdout.write(result.stdout)
   return result
@@ -42,17 +44,22 @@ const tests = step(
     '--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage',
     '--include=packages/*/src/**', ...EXCLUDE,
     process.execPath, '--conditions=source', '--import', 'tsx',
-    'node_modules/uvu/bin.js', 'packages', pattern,
+    'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS,
   ],
   { parse: true },
 )
-const total = Number(/Total:\s+(\d+)/.exec(tests.stdout)?.[1] ?? 0)
-const ok = Number(/Passed:\s+(\d+)/.exec(tests.stdout)?.[1] ?? 0)
-const skipped = Number(/Skipped:\s+(\d+)/.exec(tests.stdout)?.[1] ?? 0)
-passed += ok
-failed += total - ok - skipped
-// A crash before uvu's summary still has to count as a failure.
-if (tests.status !== 0 && total - ok - skipped === 0) failed++
+count(tests)
+
+/** Adds a uvu run's summary to the tally. */
+function count(run) {
+  const total = Number(/Total:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
+  const ok = Number(/Passed:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
+  const skipped = Number(/Skipped:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
+  passed += ok
+  failed += total - ok - skipped
+  // A crash before uvu's summary still has to count as a failure.
+  if (run.status !== 0 && total - ok - skipped === 0) failed++
+}
 
 if (pattern === '\\.test\\.ts$') {
   const coverage = step('coverage of packages/core (lines ≥ 90 %)', bin('c8'), [
@@ -60,6 +67,17 @@ if (pattern === '\\.test\\.ts$') {
   ])
   coverage.status === 0 ? passed++ : failed++
 }
+
+// Not under c8: it runs the packed dist/ in child processes outside the repository.
+const started = performance.now()
+const packed = step(
+  'packed packages installed outside the repository (test/)',
+  process.execPath,
+  ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern, ...UVU_FLAGS],
+  { parse: true },
+)
+count(packed)
+console.log(`   (${((performance.now() - started) / 1000).toFixed(1)} s)`)
 
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)

@@ -51,6 +51,32 @@ run('--help prints usage on stdout and exits 0', async () => {
   }
 })
 
+run('bare frontdesk prints the usage on stdout and exits 1, as git and npm do', async () => {
+  const f = cliFixture()
+  try {
+    const result = await f.run([], { noDb: true })
+    assert.is(result.code, 1)
+    assert.match(result.stdout, /^Usage: frontdesk \[options\] \[command\]\n/)
+    assert.match(result.stdout, /\n  tenant /)
+    assert.is(result.stderr, '')
+  } finally {
+    f.cleanup()
+  }
+})
+
+run('a command group without its subcommand is one line on stderr naming the subcommands, exit 1', async () => {
+  const f = cliFixture()
+  try {
+    assert.equal(await f.run(['tenant'], { noDb: true }), { code: 1, stdout: '', stderr: 'frontdesk: tenant needs a subcommand: create, list (see frontdesk tenant --help)\n' })
+    assert.equal(await f.run(['--db', f.db, 'preview'], { noDb: true }), { code: 1, stdout: '', stderr: 'frontdesk: preview needs a subcommand: create, revoke (see frontdesk preview --help)\n' })
+    const help = await f.run(['tenant', '--help'], { noDb: true })
+    assert.is(help.code, 0)
+    assert.match(help.stdout, /^Usage: frontdesk tenant \[options\] \[command\]/)
+  } finally {
+    f.cleanup()
+  }
+})
+
 run('--version prints the version of packages/cli/package.json and exits 0', async () => {
   const f = cliFixture()
   try {
@@ -69,12 +95,12 @@ run('a database that cannot be opened is one line; FRONTDESK_DEBUG=1 adds the st
   try {
     const path = join(f.dir, 'missing', 'x.db')
     const result = await f.run(['--db', path, 'tenant', 'list'], { noDb: true })
-    assert.equal(result, { code: 1, stdout: '', stderr: `frontdesk: Cannot open the database ${path}: Cannot open database because the directory does not exist\n` })
+    assert.equal(result, { code: 1, stdout: '', stderr: `frontdesk: Cannot open the database ${path}: its directory ${join(f.dir, 'missing')} does not exist\n` })
     const debug = await f.run(['--db', path, 'tenant', 'list'], { noDb: true, vars: { FRONTDESK_DEBUG: '1' } })
     assert.match(debug.stderr, /^frontdesk: Cannot open the database [^\n]+\nUsageError: [^\n]+\n\s+at /)
     assert.match(debug.stderr, /\nCaused by: TypeError: Cannot open database/)
     const notDb = await f.run(['--db', f.dir, 'tenant', 'list'], { noDb: true })
-    assert.match(notDb.stderr, /^frontdesk: Cannot open the database [^\n]+: Unable to open the database file \(is it a directory/)
+    assert.is(notDb.stderr, `frontdesk: Cannot open the database ${f.dir}: it is a directory, not a file\n`)
   } finally {
     f.cleanup()
   }

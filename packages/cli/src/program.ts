@@ -44,8 +44,9 @@ export function createProgram(env: CliEnv): Command {
     .exitOverride()
     .configureOutput({
       writeOut: (text) => env.stdout.write(text),
-      writeErr: (text) => env.stderr.write(text),
-      // Hint: errors are printed once, by main, as `frontdesk: <message>`.
+      // Hint: commander writes here only help shown for a missing subcommand; main prints
+      // what is due instead, and every error once, as `frontdesk: <message>`.
+      writeErr: () => {},
       outputError: () => {},
     })
     .showHelpAfterError(false)

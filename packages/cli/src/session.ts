@@ -1,5 +1,7 @@
 import type { Command } from 'commander'
-import { resolve } from 'node:path'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
+import { basename, dirname, resolve } from 'node:path'
+import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Context, Frontdesk, Store } from '@frontdesk/core'
 import type { CliEnv } from './env.ts'
 
@@ -28,23 +30,31 @@ export function dbPathOf(command: Command, env: CliEnv): string {
 }
 
 /**
- * Opens the database at `path` (created and migrated on first use). SQLite and the HTTP
- * machinery are imported here, lazily, so that `--help` and usage errors stay fast.
+ * Opens the SQLite store at `path` (created and migrated on first use). A failure is a
+ * `UsageError` naming the file and what the operator can do about it: a directory that does
+ * not exist or cannot be written (SQLite keeps `-wal` and `-shm` files beside the database), a
+ * read-only file, a directory given as the file, a file that is not a database. SQLite is
+ * imported here, lazily, so that `--help` and usage errors stay fast.
  */
-export async function openSession(path: string): Promise<Session> {
-  const [{ openSqliteStore }, { createFrontdesk, FrontdeskError, UsageError }] = await Promise.all([
+export async function openStore(path: string): Promise<SqliteStore> {
+  const [{ openSqliteStore }, { FrontdeskError, UsageError }] = await Promise.all([
     import('@frontdesk/adapter-sqlite'),
     import('@frontdesk/core'),
   ])
-  let store: Store
   try {
-    store = openSqliteStore({ path })
+    return openSqliteStore({ path })
   } catch (error) {
     // The adapter words its errors without paths (they may reach HTTP clients); the operator
     // is told which file.
-    const reason = error instanceof FrontdeskError ? error.message : openFailure(error)
+    const reason = fileProblem(path) ?? (error instanceof FrontdeskError ? error.message : openFailure(error))
     throw new UsageError(`Cannot open the database ${path}: ${reason}`, { cause: error })
   }
+}
+
+/** Opens the database at `path` (see `openStore`) and the application over it. */
+export async function openSession(path: string): Promise<Session> {
+  const store = await openStore(path)
+  const { createFrontdesk } = await import('@frontdesk/core')
   const frontdesk = createFrontdesk({ store })
   return { path, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }
 }
@@ -64,6 +74,34 @@ export async function runWithSession(command: Command, env: CliEnv, work: (sessi
   await withSession(command, env, work)
 }
 
+/**
+ * What in the file system keeps this process from opening `path` read-write, or `null` when
+ * nothing does (then SQLite's own error says why).
+ */
+function fileProblem(path: string): string | null {
+  const dir = dirname(path)
+  const writable = (file: string): NodeJS.ErrnoException | null => {
+    try {
+      accessSync(file, constants.R_OK | constants.W_OK)
+      return null
+    } catch (error) {
+      return error as NodeJS.ErrnoException
+    }
+  }
+  if (!existsSync(dir)) return `its directory ${dir} does not exist`
+  if (existsSync(path) && statSync(path).isDirectory()) return 'it is a directory, not a file'
+  const readOnly = (error: NodeJS.ErrnoException) => (error.code === 'EROFS' ? 'is on a read-only file system' : `is read-only for this user`)
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const error = existsSync(file) ? writable(file) : null
+    if (error !== null) return `${file} ${readOnly(error)} (frontdesk writes to the database, its -wal and its -shm file, even to read)`
+  }
+  const dirError = writable(dir)
+  if (dirError !== null) {
+    return `its directory ${dir} ${dirError.code === 'EROFS' ? 'is on a read-only file system' : 'is not writable for this user'} (SQLite creates ${basename(path)}-wal and ${basename(path)}-shm beside the database)`
+  }
+  return null
+}
+
 /** Why SQLite could not open a file, in words an operator can act on. */
 function openFailure(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code
@@ -75,6 +113,8 @@ function openFailure(error: unknown): string {
     case 'SQLITE_CORRUPT':
       return 'the database file is corrupt'
     case 'SQLITE_READONLY':
+    case 'SQLITE_READONLY_DIRECTORY':
+    case 'SQLITE_READONLY_DBMOVED':
     case 'SQLITE_PERM':
     case 'EACCES':
       return 'permission denied'

@@ -1,7 +1,7 @@
 // The real binary, as an operator runs it: `node packages/cli/bin/frontdesk.js …` in a child
 // process (the bundle `npm install` / `npm test` builds; rebuilt here first).
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,13 +18,14 @@ interface Result {
   stderr: string
 }
 
-function frontdesk(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string } = {}): Result {
+function frontdesk(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string; uid?: number } = {}): Result {
   const result = spawnSync(process.execPath, [bin, ...args], {
     input: options.input ?? '',
     encoding: 'utf8',
     timeout: 20_000,
     cwd: options.cwd,
     env: { PATH: process.env['PATH'] ?? '', ...options.env },
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
   })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
@@ -45,10 +46,10 @@ test.after.each((context) => {
 
 /** stderr is exactly one line: `frontdesk: <message>`. */
 function oneErrorLine(result: Result, message: RegExp): void {
-  assert.is(result.code, 1)
+  assert.is(result.code, 1, result.stderr)
   assert.is(result.stdout, '')
-  assert.match(result.stderr, /^frontdesk: [^\n]+\n$/)
-  assert.match(result.stderr, message)
+  assert.match(result.stderr, /^frontdesk: [^\n]+\n$/, result.stderr)
+  assert.match(result.stderr, message, result.stderr)
 }
 
 test('--db is accepted before and after the subcommand; $FRONTDESK_DB is the default', ({ db, dir }) => {
@@ -70,6 +71,43 @@ test('errors are one line on stderr with exit code 1: domain, usage, unknown com
   const unopenable = frontdesk(['--db', join(dir, 'missing-dir', 'x.db'), 'tenant', 'list'])
   oneErrorLine(unopenable, /^frontdesk: /)
   assert.not.match(unopenable.stderr, /\n\s+at /, 'no stack')
+})
+
+// Hint: permission bits do not stop root, so as root the binary runs as `nobody` for these.
+const NOBODY = 65534
+// Coverage (c8) is not collected from these runs: Node hands NODE_V8_COVERAGE to every child
+// unless it is set, and `nobody` cannot write to c8's folder.
+const asOther = process.getuid?.() === 0 ? { uid: NOBODY, env: { NODE_V8_COVERAGE: '' } } : {}
+
+test('serve and every command on a read-only database or folder name the file and the cause, in one line', ({ db, dir }) => {
+  assert.is(frontdesk(['--db', db, 'tenant', 'create', 'acme']).code, 0)
+  if (asOther.uid !== undefined) for (const file of [db, `${db}-wal`, `${db}-shm`]) if (existsSync(file)) chownSync(file, NOBODY, NOBODY)
+  chmodSync(dir, 0o555)
+  try {
+    const served = frontdesk(['--db', join(dir, 'fresh.db'), 'serve', '--behind-proxy', '--port', '0'], asOther)
+    oneErrorLine(served, new RegExp(`^frontdesk: Cannot open the database ${dir}/fresh\\.db: its directory ${dir} is not writable for this user \\(SQLite creates fresh\\.db-wal and fresh\\.db-shm beside the database\\)\\n$`))
+    chmodSync(dir, 0o755)
+    chmodSync(db, 0o444)
+    for (const args of [['serve', '--behind-proxy', '--port', '0'], ['tenant', 'list']]) {
+      const result = frontdesk(['--db', db, ...args], asOther)
+      oneErrorLine(result, new RegExp(`^frontdesk: Cannot open the database ${db}: ${db} is read-only for this user \\(frontdesk writes to the database, its -wal and its -shm file, even to read\\)\\n$`))
+      assert.not.match(result.stderr, /unexpected|SQLITE_/)
+    }
+    oneErrorLine(frontdesk(['--db', join(dir, 'missing', 'x.db'), 'serve', '--behind-proxy', '--port', '0']), /: its directory \S+\/missing does not exist\n$/)
+  } finally {
+    chmodSync(dir, 0o700)
+  }
+})
+
+test('a new database file, its -wal and its -shm are readable by their owner only (0600)', ({ db }) => {
+  assert.is(frontdesk(['--db', db, 'tenant', 'create', 'acme']).code, 0)
+  assert.is(statSync(db).mode & 0o777, 0o600)
+  const store = openSqliteStore({ path: db })
+  try {
+    for (const file of [`${db}-wal`, `${db}-shm`]) assert.is(statSync(file).mode & 0o777, 0o600, file)
+  } finally {
+    void store.close()
+  }
 })
 
 test('key create --json prints exactly id, key, name, permissions, kind, created_at', ({ db }) => {

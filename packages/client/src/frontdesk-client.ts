@@ -12,6 +12,7 @@ import type {
   SearchResponse,
 } from './api-types.ts'
 import { apiErrorOf, FrontdeskApiError } from './frontdesk-api-error.ts'
+import { certificateErrorOf } from './frontdesk-certificate-error.ts'
 import type { RetryOptions, RetryPolicy } from './retry-policy.ts'
 import { RETRYABLE_STATUSES, retryDelayMs, retryPolicyOf, sleep } from './retry-policy.ts'
 
@@ -20,13 +21,19 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
 
 /** Options of `FrontdeskClient`. */
 export interface FrontdeskClientOptions {
-  /** Where the API is served, without `/v1`: e.g. `https://cms.example.com`. */
+  /** Where the API is served, without `/v1`: e.g. `https://cms.example.com`. Must be `https://` unless `allowHttp`. */
   baseUrl: string
+  /**
+   * Accept an `http://` `baseUrl`. The key then travels unencrypted, and frontdesk itself
+   * answers plain HTTP only from a trusted proxy that says `X-Forwarded-Proto: https`: use it
+   * only to reach a server on the same host or through such a proxy. Default false.
+   */
+  allowHttp?: boolean
   /** A tenant API key (`fdk_…`). Keep it on the server: never ship it to browsers. */
   apiKey: string
   /**
-   * The `fetch` to use. Default: the global `fetch` (Node ≥ 18). Pass your own to add a proxy,
-   * logging, or trust for a private CA (e.g. a fetch over `node:https` with `ca`); see README.
+   * The `fetch` to use. Default: the global `fetch` (Node ≥ 20, Deno, Bun, workers). Pass your
+   * own to add a proxy, logging, or trust for a private CA; see README.
    */
   fetch?: FetchLike
   /** A preview token sent (as `X-Preview-Token`) with every content list and detail request. Default: none. */
@@ -93,7 +100,15 @@ export class FrontdeskClient {
   readonly #headers: Record<string, string>
 
   constructor(options: FrontdeskClientOptions) {
-    if (!/^https?:\/\//.test(options.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL, e.g. https://cms.example.com')
+    if (!/^https?:\/\/[^/]/i.test(options.baseUrl) || !URL.canParse(options.baseUrl)) {
+      throw new TypeError(`baseUrl must be an https URL, e.g. https://cms.example.com (got ${JSON.stringify(options.baseUrl)})`)
+    }
+    if (/^http:/i.test(options.baseUrl) && options.allowHttp !== true) {
+      throw new TypeError(
+        `baseUrl ${options.baseUrl} is plain http: the API key would travel unencrypted. Use https://, ` +
+          'or pass allowHttp: true for a server on the same host or behind a TLS-terminating proxy you trust',
+      )
+    }
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.#apiKey = options.apiKey
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -205,8 +220,12 @@ export class FrontdeskClient {
         response = await this.#fetch(url, { method: spec.method, headers, ...(body === undefined ? {} : { body }), signal: attemptSignal })
         text = await response.text()
       } catch (error) {
-        // The caller's own abort is final; a network error or a timed-out attempt may be retried.
-        if (signal?.aborted === true || !canRetry) throw error
+        // The caller's own abort is final; a certificate does not change between attempts; a
+        // network error or a timed-out attempt may be retried.
+        if (signal?.aborted === true) throw error
+        const certificate = certificateErrorOf(error, url)
+        if (certificate !== null) throw certificate
+        if (!canRetry) throw error
         const wait = retryDelayMs(this.#retry, attempt, null)
         if (wait === null) throw error
         await sleep(wait, signal)

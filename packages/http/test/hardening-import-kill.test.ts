@@ -36,7 +36,7 @@ function counts(db: string): { rows: Record<string, number>; integrity: unknown 
 }
 
 test.before((context) => {
-  if (!existsSync(join(ROOT, 'packages/cli/dist/cli.js'))) {
+  if (!existsSync(join(ROOT, 'packages/cli/dist/bundle/cli.js'))) {
     const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 })
     assert.is(built.status, 0, built.stderr)
   }

@@ -37,7 +37,7 @@ function cli(world: World, args: string[], input = ''): string {
 
 test.before(async (world) => { try { await setup(world) } catch (error) { console.error(error); throw error } })
 async function setup(world: World): Promise<void> {
-  if (!existsSync(join(ROOT, 'packages/cli/dist/cli.js'))) {
+  if (!existsSync(join(ROOT, 'packages/cli/dist/bundle/cli.js'))) {
     const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 })
     assert.is(built.status, 0, built.stderr)
   }
@@ -69,13 +69,13 @@ async function setup(world: World): Promise<void> {
   world.url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${world.output.stdout}${world.output.stderr}`)), 30_000)
     const look = () => {
-      const url = /serving (https:\/\/[^/\s]+)/.exec(world.output.stdout)?.[1]
+      const url = /serving (https:\/\/[^/\s]+)/.exec(world.output.stderr)?.[1]
       if (url !== undefined) {
         clearTimeout(timer)
         resolve(url)
       }
     }
-    server.stdout?.on('data', look)
+    server.stderr?.on('data', look)
     server.once('exit', (code) => reject(new Error(`serve exited (${code}): ${world.output.stderr}`)))
   })
   world.ca = readFileSync(join(world.dir, '.frontdesk', 'dev-cert.pem'), 'utf8')
@@ -152,7 +152,7 @@ test('the database, its WAL and shared memory, and the server output hold no pla
   server.kill('SIGTERM')
   await exited
   scan(world, { ...files(), stdout: world.output.stdout, stderr: world.output.stderr })
-  assert.match(world.output.stdout, /serving https:/, 'the server output was captured')
+  assert.match(world.output.stderr, /serving https:/, 'the server output was captured')
 })
 
 test.run()

@@ -60,10 +60,12 @@ function waitFor(child: ChildProcess, output: () => string, pattern: RegExp, ms:
       if (found !== null) {
         clearTimeout(timer)
         child.stdout?.off('data', check)
+        child.stderr?.off('data', check)
         resolve(found)
       }
     }
     child.stdout?.on('data', check)
+    child.stderr?.on('data', check)
     child.once('exit', () => {
       clearTimeout(timer)
       reject(new Error(`exited: ${output()}`))
@@ -80,7 +82,7 @@ test('SIGTERM lets a slow request in flight finish, refuses new connections, clo
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   try {
-    const [, url = ''] = await waitFor(child, () => stdout, /serving (https:\/\/\S+?)\/v1\//, 20_000)
+    const [, url = ''] = await waitFor(child, () => stderr, /serving (https:\/\/\S+?)\/v1\//, 20_000)
     const body = Buffer.from(JSON.stringify({ query: 'office' }))
     // A search whose body arrives in two parts: the second only after SIGTERM.
     let resolveResponse: (value: { status: number; text: string }) => void = () => {}
@@ -99,7 +101,7 @@ test('SIGTERM lets a slow request in flight finish, refuses new connections, clo
     slow.write(body.subarray(0, 5))
     await new Promise((resolve) => setTimeout(resolve, 300))
     child.kill('SIGTERM')
-    await waitFor(child, () => stdout, /stopping/, 5_000)
+    await waitFor(child, () => stderr, /stopping/, 5_000)
     const refused = await new Promise<string>((resolve) => {
       https.get(new URL('/healthz', url), { rejectUnauthorized: false, agent: false }, (res) => resolve(`answered ${res.statusCode}`)).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
     })

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { closeSync, openSync } from 'node:fs'
 import { Connection } from './statement-cache.ts'
 
 /**
@@ -51,6 +52,7 @@ export const PAGE_SIZE_BYTES = 8192
  *   it fails loudly instead of bypassing the writer's lock and transaction.
  */
 export function openConnection(path: string, role: 'reader' | 'writer', lockWaitMs = LOCK_WAIT_SLICE_MS): Connection {
+  if (role === 'writer') createPrivately(path)
   const db = new Database(path)
   try {
     // Hint: opening may wait longer (it is synchronous anyway); the store shortens it afterwards.
@@ -74,5 +76,21 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
   } catch (error) {
     db.close()
     throw error
+  }
+}
+
+/**
+ * Creates a missing database file readable and writable by its owner only (0600): it holds
+ * inquirers' names, e-mails and phone numbers. SQLite gives the `-wal` and `-shm` files it
+ * makes beside it the database file's permissions. An existing file keeps its own; a path
+ * SQLite handles itself (`:memory:`, a `file:` URI) or one that cannot be created here (a
+ * missing directory…) is left to SQLite and its error.
+ */
+function createPrivately(path: string): void {
+  if (path === '' || path === ':memory:' || path.startsWith('file:')) return
+  try {
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch {
+    // Hint: EEXIST is the usual case; any other failure is reported by SQLite's open below.
   }
 }

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert'
 import { shellQuote } from '../demo/demo-examples.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/frontdesk.js', import.meta.url))
-const BUNDLE = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
+const BUNDLE = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url))
 
 /** Splits a POSIX shell line into words: bare, in single quotes, or backslash-escaped characters. */
 function shellWords(line: string): string[] {
@@ -129,7 +129,7 @@ test('shellQuote leaves plain words alone and quotes the rest safely', () => {
   assert.equal(shellWords(`curl ${shellQuote("it's here")} -d ${shellQuote('{"a":"b c"}')}`), ['curl', "it's here", '-d', '{"a":"b c"}'])
 })
 
-test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re-run reseeds and replaces the key', async () => {
+test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re-run reseeds and adds a key, the earlier one still working', async () => {
   assert.ok(existsSync(BUNDLE), 'the CLI bundle is missing: run `npm run build` (npm test does)')
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-demo-'))
   const dbPath = join(dir, 'demo.db')
@@ -166,7 +166,9 @@ test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re
     const list = parseCurl(second.banner.split('\n').find((line) => line.startsWith('curl ')) ?? '')
     const again = await runCurl(list)
     assert.is(again.status, 200)
-    assert.is((await runCurl({ ...list, headers: { 'x-api-key': key } })).status, 401, 'the previous demo key is gone')
+    assert.is((await runCurl({ ...list, headers: { 'x-api-key': key } })).status, 200, 'the curl lines of the first run still work')
+    assert.match(second.banner, /\(the key of an earlier run still works: frontdesk --db \S+ key list --tenant demo\)/)
+    assert.not.match(first.banner, /earlier run/)
     assert.is(await stop(child), 0)
     child = null
   } finally {

@@ -1,8 +1,9 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import { resolve } from 'node:path'
-import { createApiKey, createFrontdesk, createTenant, deleteApiKey, importRecords, listApiKeys } from '@frontdesk/core'
+import { createApiKey, createFrontdesk, createTenant, importRecords, listApiKeys } from '@frontdesk/core'
 import type { CliEnv } from '../env.ts'
+import { openStore } from '../session.ts'
 import { DEMO_TENANT } from '../demo/demo-catalog.ts'
 import { demoExamples, shellQuote } from '../demo/demo-examples.ts'
 import { demoRecords } from '../demo/demo-records.ts'
@@ -11,7 +12,7 @@ import { DEFAULT_PORT, devCertDir, parsePort, startServer, untilStopped } from '
 
 /** The demo database when `--db` is not given (never `$FRONTDESK_DB`: the demo must not seed a real database by accident). */
 export const DEMO_DB = './frontdesk-demo.db'
-/** The name of the demo's API key; older keys of that name are deleted on each run. */
+/** The name of the demo's API keys, one per run (earlier ones are kept, so their curl lines keep working). */
 const DEMO_KEY_NAME = 'demo'
 
 /** Options of `frontdesk demo`. */
@@ -25,35 +26,35 @@ export interface DemoOptions {
 /** A running demo: the server, the key it printed and the certificate clients trust. */
 export interface RunningDemo extends RunningServer {
   key: string
+  /** Keys of earlier demo runs on this database, which still work. */
+  earlierKeys: number
   certPath: string
 }
 
 /**
  * Seeds the demo site (tenant `demo`, English and Japanese content, inquiry categories) into
- * the database, idempotently, creates a fresh key with `cms:*` and `inquiry:create` (deleting
- * the previous demo keys) and serves HTTPS on 127.0.0.1 with the development certificate.
+ * the database, idempotently, creates a fresh key with `cms:*` and `inquiry:create` (the keys
+ * of earlier runs are kept: the curl lines they printed keep working) and serves HTTPS on
+ * 127.0.0.1 with the development certificate.
  */
 export async function startDemo(options: DemoOptions, cwd: string): Promise<RunningDemo> {
   const dbPath = resolve(cwd, options.db ?? DEMO_DB)
-  const key = await seedDemo(dbPath)
+  const { key, earlierKeys } = await seedDemo(dbPath)
   const { ensureDevCert } = await import('@frontdesk/http')
   const cert = await ensureDevCert(devCertDir(dbPath))
   const running = await startServer(dbPath, { tls: { cert: cert.cert, key: cert.key } }, { host: '127.0.0.1', port: options.port ?? DEFAULT_PORT, portFallback: true })
-  return { ...running, key, certPath: cert.certPath }
+  return { ...running, key, earlierKeys, certPath: cert.certPath }
 }
 
-async function seedDemo(dbPath: string): Promise<string> {
-  const { openSqliteStore } = await import('@frontdesk/adapter-sqlite')
-  const store = openSqliteStore({ path: dbPath })
+async function seedDemo(dbPath: string): Promise<{ key: string; earlierKeys: number }> {
+  const store = await openStore(dbPath)
   try {
     const ctx = createFrontdesk({ store }).context
     if ((await store.getTenantByCode(DEMO_TENANT)) === null) await createTenant(ctx, { code: DEMO_TENANT, name: 'Example Corp (demo)' })
     await importRecords(ctx, { tenantCode: DEMO_TENANT, records: demoRecords(ctx.clock.now()) })
-    for (const old of await listApiKeys(ctx, DEMO_TENANT)) {
-      if (old.name === DEMO_KEY_NAME) await deleteApiKey(ctx, old.id)
-    }
+    const earlierKeys = (await listApiKeys(ctx, DEMO_TENANT)).filter((k) => k.name === DEMO_KEY_NAME && k.disabled_at === null).length
     const created = await createApiKey(ctx, { tenantCode: DEMO_TENANT, name: DEMO_KEY_NAME, permissions: ['cms:*', 'inquiry:create'] })
-    return created.key
+    return { key: created.key, earlierKeys }
   } finally {
     await store.close()
   }
@@ -68,6 +69,9 @@ export function demoBanner(demo: RunningDemo, dbPath: string): string {
     `  certificate  ${demo.certPath} (self-signed, for localhost; curl trusts it with --cacert)`,
     `  API key      ${demo.key}`,
     '               (permissions cms:* and inquiry:create; shown only now, a new one is made on each run)',
+    ...(demo.earlierKeys === 0
+      ? []
+      : [`               (${demo.earlierKeys === 1 ? 'the key of an earlier run still works' : `the ${demo.earlierKeys} keys of earlier runs still work`}: frontdesk --db ${shellQuote(dbPath)} key list --tenant ${DEMO_TENANT})`]),
     '',
     'Try it:',
     '',
@@ -90,9 +94,19 @@ export async function demo(options: DemoOptions, env: CliEnv, signal?: AbortSign
   const running = await startDemo(options, env.cwd)
   env.stdout.write(demoBanner(running, resolve(env.cwd, options.db ?? DEMO_DB)))
   await untilStopped(signal)
-  env.stdout.write('frontdesk: stopping the demo\n')
+  env.stderr.write('frontdesk: stopping the demo\n')
   await running.stop()
 }
+
+/** The end of `frontdesk demo --help`: the global option it honours, and what it leaves behind. */
+export const DEMO_HELP = `
+Global option:
+  --db <path>    the demo database (default ${DEMO_DB}; $FRONTDESK_DB is never used,
+                 so that the demo cannot seed a real database by accident)
+
+The self-signed certificate for localhost is kept in .frontdesk/ in the database's
+directory. Each run adds a new API key; the keys of earlier runs keep working.
+`
 
 /** Registers `demo`. */
 export function register(program: Command, env: CliEnv): void {
@@ -100,6 +114,7 @@ export function register(program: Command, env: CliEnv): void {
     .command('demo')
     .description(`seed a demo site into ${DEMO_DB} (or --db), serve it over HTTPS and print a key and curl examples`)
     .addOption(new Option('--port <port>', 'first port to try (the next ones are tried when busy)').default(DEFAULT_PORT).argParser(parsePort))
+    .addHelpText('after', DEMO_HELP)
     .action((options: { port: number }, command: Command) => {
       // Hint: only an explicit --db counts; $FRONTDESK_DB may point at a real database.
       const given: unknown = command.optsWithGlobals()['db']

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -82,11 +82,47 @@ test('the format comes from --format, else the file name; an unknown name must s
 
 test('import of a missing file or with a bad --format fails with one line', async ({ f }) => {
   assert.equal(await f.run(['import', 'missing.ndjson', '--tenant', 'acme']), {
-    code: 1, stdout: '', stderr: `frontdesk: ${join(f.dir, 'missing.ndjson')}: no such file or directory\n`,
+    code: 1, stdout: '', stderr: `frontdesk: Cannot read ${join(f.dir, 'missing.ndjson')}: no such file\n`,
   })
   const bad = await f.run(['import', '-', '--tenant', 'acme', '--format', 'xml'])
   assert.is(bad.code, 1)
   assert.match(bad.stderr, /^frontdesk: option '--format <format>' argument 'xml' is invalid\. Allowed choices are json, ndjson\.\n$/)
+})
+
+test('a missing .json file or a directory is named by its path and its problem, before any database is made', async ({ f }) => {
+  const elsewhere = join(f.dir, 'no.db')
+  assert.equal(await f.run(['--db', elsewhere, 'import', 'missing.json', '--tenant', 'acme'], { noDb: true }), {
+    code: 1, stdout: '', stderr: `frontdesk: Cannot read ${join(f.dir, 'missing.json')}: no such file\n`,
+  })
+  assert.not.ok(existsSync(elsewhere), 'no database created for a mistyped file name')
+  mkdirSync(join(f.dir, 'content.json'))
+  assert.equal(await f.run(['import', 'content.json', '--tenant', 'acme']), {
+    code: 1, stdout: '', stderr: `frontdesk: Cannot read ${join(f.dir, 'content.json')}: it is a directory, not a file\n`,
+  })
+})
+
+test('broken JSON is reported by line and column; NDJSON in a .json file gets a hint', async ({ f }) => {
+  writeFileSync(join(f.dir, 'broken.json'), '{\n  "tags": [\n    {"name": "a"}\n    {"name": "b"}\n  ]\n}\n')
+  assert.equal(await f.run(['import', 'broken.json', '--tenant', 'acme']), { code: 1, stdout: '', stderr: 'frontdesk: line 4, column 5: not valid JSON: unexpected "{"\n' })
+  writeFileSync(join(f.dir, 'records.json'), ndjson)
+  const hint = await f.run(['import', 'records.json', '--tenant', 'acme'])
+  assert.match(hint.stderr, /^frontdesk: line 1, column 2: kind: not a known section .*Name it \.ndjson or pass --format ndjson\n$/)
+  assert.is((await f.run(['import', 'records.json', '--tenant', 'acme', '--format', 'ndjson'])).code, 0)
+})
+
+test('the summary says 1 record, separates thousands, and says when nothing changed', async ({ f }) => {
+  const one = await f.run(['import', '-', '--tenant', 'acme'], { stdin: '{"kind":"tag","name":"solo"}\n' })
+  assert.match(one.stdout, /^Imported 1 record into tenant acme:\n/)
+  const many = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ kind: 'tag', name: `t${i}` })).join('\n')
+  const first = await f.run(['import', '-', '--tenant', 'acme'], { stdin: many })
+  assert.match(first.stdout, /^Imported 1,200 records into tenant acme:\n/)
+  assert.match(first.stdout, /\ntags  +1,200  +0  +0\n/)
+  const again = await f.run(['import', '-', '--tenant', 'acme'], { stdin: many })
+  assert.match(again.stdout, /^Nothing changed in tenant acme: all 1,200 records are already as in the file:\n/)
+  assert.match(again.stdout, /\ntags  +0  +0  +1,200\n/)
+  const dry = await f.run(['import', '-', '--tenant', 'acme', '--dry-run'], { stdin: many })
+  assert.match(dry.stdout, /^Dry run: 1,200 records checked, nothing written\. Nothing would change in tenant acme:\n/)
+  assert.is((await f.run(['import', '-', '--tenant', 'acme'], { stdin: '\n' })).stdout, 'Nothing imported into tenant acme: the file holds no records.\n')
 })
 
 test('a progress line is drawn on a terminal only', async ({ f }) => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { Option } from 'commander'
-import { createReadStream } from 'node:fs'
+import type { Stats } from 'node:fs'
+import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context, ImportItem, ImportSummary, KindCounts } from '@frontdesk/core'
 import { importRecords, UsageError } from '@frontdesk/core'
@@ -9,7 +10,7 @@ import type { CliEnv, CliOutput } from '../env.ts'
 import { progressLine } from '../io/progress.ts'
 import { readJsonDocument } from '../io/read-json-document.ts'
 import { readNdjson } from '../io/read-ndjson.ts'
-import { printJson, printTable } from '../output.ts'
+import { countOf, printJson, printTable } from '../output.ts'
 import { runWithSession } from '../session.ts'
 
 /** The two import file formats. */
@@ -35,10 +36,29 @@ export function importFormat(file: string, given: ImportFormat | undefined): Imp
   throw new UsageError(`Cannot tell the format of ${file}: name it .json or .ndjson, or pass --format json|ndjson`)
 }
 
+/**
+ * Refuses, before anything is opened, an import file that does not exist or is a directory,
+ * naming it by its full path.
+ */
+export function checkImportFile(file: string, env: CliEnv): void {
+  if (file === '-') return
+  const path = resolve(env.cwd, file)
+  let stat: Stats
+  try {
+    stat = statSync(path)
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'ENOTDIR' ? 'a part of the path is not a directory' : code === 'EACCES' ? 'permission denied' : String(code)
+    throw new UsageError(`Cannot read ${path}: ${why}`, { cause: error })
+  }
+  if (stat.isDirectory()) throw new UsageError(`Cannot read ${path}: it is a directory, not a file`)
+}
+
 /** The records of `file` (`-` = stdin), read as a stream. */
 export function readImportFile(file: string, format: ImportFormat, env: CliEnv): AsyncIterable<ImportItem> {
-  const input = file === '-' ? env.stdin : createReadStream(resolve(env.cwd, file))
-  return format === 'json' ? readJsonDocument(input as AsyncIterable<Buffer | string>) : readNdjson(input)
+  checkImportFile(file, env)
+  const input = (file === '-' ? env.stdin : createReadStream(resolve(env.cwd, file))) as AsyncIterable<Buffer | string>
+  return format === 'json' ? readJsonDocument(input) : readNdjson(input)
 }
 
 /**
@@ -131,13 +151,30 @@ export async function saveSearchSnapshot(ctx: Context, tenantCode: string, env: 
   }
 }
 
+/** Whether the import created or changed anything. */
+function changedAnything(summary: ImportSummary): boolean {
+  return [summary.categories, summary.tags, summary.contents, summary.inquiry_categories].some((c) => c.created + c.updated > 0)
+}
+
+/** The first line of the summary: what was read, and whether anything changed. */
+export function summaryHead(summary: ImportSummary, tenant: string): string {
+  const records = countOf(summary.records, 'record')
+  if (summary.dry_run) {
+    return changedAnything(summary)
+      ? `Dry run: ${records} checked, nothing written. Would apply to tenant ${tenant}:`
+      : `Dry run: ${records} checked, nothing written. Nothing would change in tenant ${tenant}:`
+  }
+  if (summary.records === 0) return `Nothing imported into tenant ${tenant}: the file holds no records.`
+  if (!changedAnything(summary)) return `Nothing changed in tenant ${tenant}: all ${records} are already as in the file:`
+  return `Imported ${records} into tenant ${tenant}:`
+}
+
 function printSummary(out: CliOutput, options: ImportOptions, summary: ImportSummary): void {
   if (options.json) return printJson(out, summary)
-  const head = summary.dry_run
-    ? `Dry run: ${summary.records} records checked, nothing written. Would apply to tenant ${options.tenant}:`
-    : `Imported ${summary.records} records into tenant ${options.tenant}:`
-  out.write(`${head}\n`)
-  const row = (kind: string, c: KindCounts) => [kind, String(c.created), String(c.updated), String(c.unchanged)]
+  out.write(`${summaryHead(summary, options.tenant)}\n`)
+  if (summary.records === 0) return
+  const n = (count: number) => count.toLocaleString('en-US')
+  const row = (kind: string, c: KindCounts) => [kind, n(c.created), n(c.updated), n(c.unchanged)]
   printTable(out, ['KIND', 'CREATED', 'UPDATED', 'UNCHANGED'], [
     row('categories', summary.categories),
     row('tags', summary.tags),
@@ -155,5 +192,9 @@ export function register(program: Command, env: CliEnv): void {
     .option('--dry-run', 'check and apply everything, then roll back and report what would change')
     .addOption(new Option('--format <format>', 'file format (default: from the name, ndjson for -)').choices(['json', 'ndjson']))
     .option('--json', 'print the summary as JSON')
-    .action((file: string, options: ImportOptions, command: Command) => runWithSession(command, env, (s) => importFile(s.ctx, file, options, env)))
+    .action((file: string, options: ImportOptions, command: Command) => {
+      // Hint: checked first, so that a mistyped file name does not create a database.
+      checkImportFile(file, env)
+      return runWithSession(command, env, (s) => importFile(s.ctx, file, options, env))
+    })
 }

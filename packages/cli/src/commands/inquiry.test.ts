@@ -135,6 +135,7 @@ cli('unknown tenants, ids, statuses and bad options are one line on stderr and e
     [['inquiry', 'show', 'inq_missing', '--tenant', 'acme'], 'frontdesk: Unknown inquiry: inq_missing\n'],
     [['inquiry', 'show', world.ids[0] ?? '', '--tenant', 'globex'], `frontdesk: Unknown inquiry: ${world.ids[0]}\n`],
     [['inquiry', 'list', '--tenant', 'acme', '--status', 'closed'], 'frontdesk: Unknown status: closed (expected: open)\n'],
+    [['inquiry', 'list', '--tenant', 'acme', '--before', 'nope'], 'frontdesk: Invalid inquiry id: nope (expected an id such as inq_01k0…, as inquiry list prints)\n'],
   ]
   for (const [args, expected] of cases) {
     const result = await run(world, ...args)

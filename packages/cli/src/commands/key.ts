@@ -92,6 +92,15 @@ export async function keyChange(ctx: Context, action: KeyAction, keyId: string, 
   return record
 }
 
+/** Parses `--permissions`: names separated by single commas, none empty (`cms:read,,` is a typo, not one permission). */
+export function parsePermissionList(text: string): string {
+  const names = text.split(',').map((name) => name.trim())
+  if (names.some((name) => name === '')) {
+    throw new InvalidArgumentError('has an empty entry: separate permission names with single commas, e.g. cms:read,cms:search')
+  }
+  return names.join(',')
+}
+
 /** Parses `--rate-limit`: an integer ≥ 0. */
 export function parseRateLimit(text: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
@@ -108,7 +117,7 @@ export function register(program: Command, env: CliEnv): void {
     .description('create an API key and print it once')
     .requiredOption('--tenant <code>', 'tenant code')
     .requiredOption('--name <name>', 'a label for the key')
-    .option('--permissions <list>', `comma-separated: cms:read, cms:search, cms:*, inquiry:create`)
+    .option('--permissions <list>', `comma-separated: cms:read, cms:search, cms:*, inquiry:create`, parsePermissionList)
     .option('--personal', 'a personal key (fdp_…), which holds no permission of this API')
     .option('--rate-limit <n>', 'requests per second (0 = unlimited; default 100)', parseRateLimit)
     .option('--json', 'print {"id","key","name","permissions","kind","created_at"}')

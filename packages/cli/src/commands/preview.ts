@@ -45,8 +45,10 @@ export async function previewRevoke(ctx: Context, id: string, options: { json?: 
 
 /** Parses `--ttl`: a number with a unit, `30s`, `15m`, `1h`, `7d`, at most 7 days. */
 export function parseTtl(text: string): number {
+  // Hint: `0s` has the right form; saying "a number with a unit" back would not help.
+  if (/^0+[smhd]$/.test(text)) throw new InvalidArgumentError(`must be at least 1s (at most ${formatDuration(MAX_PREVIEW_TTL_MS)})`)
   const ms = parseDuration(text)
-  if (ms === null) throw new InvalidArgumentError('must be a number with a unit: 30s, 15m, 1h, 7d')
+  if (ms === null) throw new InvalidArgumentError('must be a whole number with a unit: 30s, 15m, 1h, 7d')
   if (ms > MAX_PREVIEW_TTL_MS) throw new InvalidArgumentError(`must be at most ${formatDuration(MAX_PREVIEW_TTL_MS)}`)
   return ms
 }

@@ -51,11 +51,11 @@ async function serving(dbPath: string, options: ServeOptions): Promise<{ url: st
   const env = testEnv()
   const controller = new AbortController()
   const done = serve(dbPath, { port: 0, ...options }, env, controller.signal)
-  for (let i = 0; i < 200 && !env.stdout.text().includes('serving'); i++) {
+  for (let i = 0; i < 200 && !env.stderr.text().includes('serving'); i++) {
     const failed = await Promise.race([done.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), 25))])
     if (failed) break
   }
-  const url = /serving (\S+)\/v1\//.exec(env.stdout.text())?.[1]
+  const url = /serving (\S+)\/v1\//.exec(env.stderr.text())?.[1]
   if (url === undefined) {
     controller.abort()
     await done
@@ -119,7 +119,10 @@ test('serve --cert/--key serves HTTPS until stopped, then shuts down and release
   assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/)
   assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert), 200)
   await server.stop()
-  assert.match(server.env.stdout.text(), /stopping/)
+  assert.match(server.env.stderr.text(), /^frontdesk: serving https:\S+\nfrontdesk: stopping /)
+  const lines = server.env.stdout.text().trimEnd().split('\n')
+  assert.ok(lines.length >= 1)
+  for (const line of lines) assert.type(JSON.parse(line), 'object', `stdout holds JSON lines only: ${line}`)
   assert.not.ok(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(() => true, () => false), 'no longer listening')
 })
 

@@ -8,7 +8,7 @@ import type { Frontdesk, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
 import type { AccessLogger, ServerTransport } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
-import { dbPathOf } from '../session.ts'
+import { dbPathOf, openStore } from '../session.ts'
 import { parseRateLimit } from './key.ts'
 
 /** Options of `frontdesk serve`. */
@@ -20,7 +20,7 @@ export interface ServeOptions {
   /** PEM certificate chain and key files. */
   cert?: string
   key?: string
-  /** Use (creating once) a self-signed certificate for localhost, kept beside the database. */
+  /** Use (creating once) a self-signed certificate for localhost, kept in `.frontdesk/` in the database's directory. */
   devCert?: boolean
   /** Serve plain HTTP behind a TLS-terminating proxy. */
   behindProxy?: boolean
@@ -48,7 +48,7 @@ export const DEFAULT_PORT = 8443
 /** How long a stopping server waits for requests in flight. */
 const DRAIN_MS = 10_000
 
-/** Where `--dev-cert` keeps its certificate: `.frontdesk/` beside the database. */
+/** Where `--dev-cert` keeps its certificate: `.frontdesk/` in the database's directory. */
 export function devCertDir(dbPath: string): string {
   return join(dirname(dbPath), '.frontdesk')
 }
@@ -87,12 +87,12 @@ export async function startServer(
   transport: ServerTransport,
   options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number; onAccess?: AccessLogger },
 ): Promise<RunningServer> {
-  const [{ createSqliteSearch, openSqliteStore }, { createFrontdesk }, { createServer }] = await Promise.all([
+  const [{ createSqliteSearch }, { createFrontdesk }, { createServer }] = await Promise.all([
     import('@frontdesk/adapter-sqlite'),
     import('@frontdesk/core'),
     import('@frontdesk/http'),
   ])
-  const store = openSqliteStore({ path: dbPath })
+  const store = await openStore(dbPath)
   const search = createSqliteSearch(store)
   try {
     const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
@@ -188,9 +188,11 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
   })
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
-  env.stdout.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
+  // Hint: one format per stream: stdout carries the JSON access log only, so a log pipeline
+  // reads every line of it as JSON; what is said to the operator goes to stderr.
+  env.stderr.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
   await untilStopped(signal)
-  env.stdout.write('frontdesk: stopping (letting requests in flight finish)\n')
+  env.stderr.write('frontdesk: stopping (letting requests in flight finish)\n')
   await running.stop()
   log.flush()
 }
@@ -204,7 +206,7 @@ export function register(program: Command, env: CliEnv): void {
     .addOption(new Option('--port <port>', 'port to listen on').default(DEFAULT_PORT).argParser(parsePort))
     .option('--cert <file>', 'PEM certificate (chain) file')
     .option('--key <file>', 'PEM private key file')
-    .option('--dev-cert', 'use a self-signed certificate for localhost (created once, kept in .frontdesk/ beside the database)')
+    .option('--dev-cert', "use a self-signed certificate for localhost (created once, kept in .frontdesk/ in the database's directory)")
     .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
     .addOption(new Option('--default-rate-limit <n>', 'requests per second of a key without its own --rate-limit (burst twice that; 0 = unlimited)').argParser(parseRateLimit))
@@ -229,9 +231,10 @@ Served besides /v1: GET /v1/openapi.json (the OpenAPI 3.1 document, no key neede
 GET /healthz (200 {"status":"ok"} when the database answers, else 503; no key, for load
 balancers).
 
-Logs: one JSON line per request on stdout (time, request_id, tenant, key_id, method, path
-with preview tokens redacted, status, duration_ms, bytes, remote_address); never a key or
-a token. Unexpected errors go to stderr with their request id.
+Output: stdout carries only the access log, one JSON line per request (time, request_id,
+tenant, key_id, method, path with preview tokens redacted, status, duration_ms, bytes,
+remote_address); never a key or a token. Everything else goes to stderr as plain text:
+"serving …" and "stopping …", storage troubles and unexpected errors (with their request id).
 
 Signals: SIGTERM or SIGINT stops accepting connections, lets requests in flight finish
 (at most 10 s), closes the database and exits with code 0.

@@ -88,6 +88,9 @@ test('refused keys: unknown permission, personal with permissions, bad rate limi
   const cases: [string[], RegExp][] = [
     [[...base, '--permissions', 'cms:read,cms:write'], /^frontdesk: Unknown permission: cms:write \(known: /],
     [[...base, '--permissions', 'cms:read', '--personal'], /^frontdesk: A personal key holds no permission of this API/],
+    [[...base, '--permissions', 'cms:read,,'], /^frontdesk: option '--permissions <list>' argument 'cms:read,,' is invalid\. has an empty entry: separate permission names with single commas/],
+    [[...base, '--permissions', ',cms:read'], /has an empty entry/],
+    [[...base, '--permissions', ''], /has an empty entry/],
     [[...base, '--permissions', 'cms:read', '--rate-limit', '-1'], /^frontdesk: option '--rate-limit <n>' argument '-1' is invalid\. must be an integer/],
     [[...base, '--permissions', 'cms:read', '--rate-limit', '2.5'], /^frontdesk: option '--rate-limit <n>' argument '2\.5' is invalid/],
     [['key', 'create', '--tenant', 'acme', '--permissions', 'cms:read'], /^frontdesk: required option '--name <name>' not specified$/],

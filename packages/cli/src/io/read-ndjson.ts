@@ -1,29 +1,70 @@
-import { createInterface } from 'node:readline'
 import type { ImportItem } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
 
 /**
- * Reads NDJSON import records one line at a time (never the whole stream), located as
- * `line N` (1-based). Blank lines are skipped; a line that is not JSON is a `UsageError`.
+ * The longest NDJSON line read, in bytes: far above any record frontdesk accepts (a body is at
+ * most 2,000,000 characters, ~6 MB of UTF-8), small enough that a file without line breaks
+ * (or a JSON document read as NDJSON) is refused before it fills the memory.
  */
-export async function* readNdjson(input: NodeJS.ReadableStream): AsyncIterable<ImportItem> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })
+export const MAX_NDJSON_LINE_BYTES = 64 * 1024 * 1024
+
+/** Options of `readNdjson`. */
+export interface ReadNdjsonOptions {
+  /** Longest line in bytes; a longer one is refused as soon as it is passed. Default `MAX_NDJSON_LINE_BYTES`. */
+  maxLineBytes?: number
+}
+
+/**
+ * Reads NDJSON import records one line at a time (never the whole stream), located as
+ * `line N` (1-based). Blank lines are skipped; a line that is not JSON, or longer than
+ * `maxLineBytes`, is a `UsageError` (the long line is refused once that many bytes of it were
+ * read, without waiting for its end). Lines end with LF or CRLF.
+ */
+export async function* readNdjson(input: AsyncIterable<Buffer | string>, options: ReadNdjsonOptions = {}): AsyncIterable<ImportItem> {
+  const max = options.maxLineBytes ?? MAX_NDJSON_LINE_BYTES
+  const decoder = new TextDecoder('utf-8', { fatal: false })
+  let pending: Buffer[] = []
+  let pendingBytes = 0
   let number = 0
-  try {
-    for await (const raw of lines) {
-      number++
-      // Hint: a UTF-8 byte-order mark may start the first line of a file saved by an editor.
-      const line = number === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw
-      if (line.trim() === '') continue
-      let record: unknown
-      try {
-        record = JSON.parse(line)
-      } catch (error) {
-        throw new UsageError(`line ${number}: not valid JSON (${error instanceof Error ? error.message : 'parse error'})`)
-      }
-      yield { record, location: `line ${number}` }
+
+  function* line(bytes: Buffer): Generator<ImportItem> {
+    number++
+    let text = decoder.decode(bytes)
+    if (text.endsWith('\r')) text = text.slice(0, -1)
+    // Hint: a UTF-8 byte-order mark may start the first line of a file saved by an editor.
+    if (number === 1 && text.startsWith('\uFEFF')) text = text.slice(1)
+    if (text.trim() === '') return
+    let record: unknown
+    try {
+      record = JSON.parse(text)
+    } catch (error) {
+      throw new UsageError(`line ${number}: not valid JSON (${error instanceof Error ? error.message : 'parse error'})`)
     }
-  } finally {
-    lines.close()
+    yield { record, location: `line ${number}` }
   }
+
+  const tooLong = () =>
+    new UsageError(`line ${number + 1}: longer than ${formatBytes(max)}, the longest line read; is the file NDJSON (one record a line)?`)
+
+  for await (const chunk of input) {
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10)) {
+      if (pendingBytes + end > max) throw tooLong()
+      const whole = pending.length === 0 ? bytes.subarray(0, end) : Buffer.concat([...pending, bytes.subarray(0, end)])
+      pending = []
+      pendingBytes = 0
+      yield* line(whole)
+      bytes = bytes.subarray(end + 1)
+    }
+    if (bytes.length > 0) {
+      pendingBytes += bytes.length
+      if (pendingBytes > max) throw tooLong()
+      pending.push(bytes)
+    }
+  }
+  if (pendingBytes > 0) yield* line(Buffer.concat(pending))
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes.toLocaleString('en-US')} bytes`
 }

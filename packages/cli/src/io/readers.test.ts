@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import type { ImportItem } from '@frontdesk/core'
 import { FrontdeskError, UsageError } from '@frontdesk/core'
 import { readJsonDocument } from './read-json-document.ts'
-import { readNdjson } from './read-ndjson.ts'
+import { MAX_NDJSON_LINE_BYTES, readNdjson } from './read-ndjson.ts'
 
 async function all(items: AsyncIterable<ImportItem>): Promise<ImportItem[]> {
   const out: ImportItem[] = []
@@ -46,6 +46,28 @@ ndjson('a line that is not JSON is named by its number', async () => {
   assert.match(error.message, /^line 2: not valid JSON \(/)
 })
 
+ndjson('a line longer than the bound is refused as soon as the bound is passed, not at its end', async () => {
+  // A 300 MB line without a break, generated lazily: the reader must stop after ~64 MiB.
+  const chunk = Buffer.alloc(1024 * 1024, 'a')
+  let pulled = 0
+  async function* endless() {
+    yield Buffer.from('{"kind":"tag","name":"a"}\n')
+    for (; pulled < 300; pulled++) yield chunk
+  }
+  const error = await failure(readNdjson(Readable.from(endless())))
+  assert.instance(error, UsageError)
+  assert.is(error.message, 'line 2: longer than 64 MiB, the longest line read; is the file NDJSON (one record a line)?')
+  assert.ok(pulled <= MAX_NDJSON_LINE_BYTES / chunk.length + 1, `read ${pulled} MiB`)
+})
+
+ndjson('lines up to the bound are read whole, across chunks, with CRLF', async () => {
+  const line = JSON.stringify({ kind: 'tag', name: 'x'.repeat(40) })
+  const items = await all(readNdjson(chunked(`${line}\r\n${line}`, 5), { maxLineBytes: line.length + 1 }))
+  assert.is(items.length, 2)
+  const error = await failure(readNdjson(chunked(`${line}\n${line}x\n`, 5), { maxLineBytes: line.length }))
+  assert.match(error.message, /^line 2: longer than \d+ bytes/)
+})
+
 ndjson.run()
 
 const json = suite('readJsonDocument')
@@ -76,21 +98,38 @@ json('non-object elements are passed on for the import to refuse with their loca
 
 json('documents of the wrong shape are refused with one clear message', async () => {
   const cases: [string, RegExp][] = [
-    ['[]', /^the JSON document must be an object/],
+    ['[]', /^line 1, column 1: the JSON document must be an object/],
     ['', /^the JSON document is empty/],
-    ['{"posts":[]}', /^posts: not a known section/],
-    ['{"tags":{}}', /^tags: must be an array/],
-    ['{"tags":5}', /^tags: must be an array/],
+    ['{"posts":[]}', /^line 1, column \d+: posts: not a known section/],
+    ['{"tags":{}}', /^line 1, column 9: tags: must be an array/],
+    ['{"tags":5}', /^line 1, column 9: tags: must be an array/],
     ['{"tags":[{"kind":"content"}]}', /^tags\[0\]: kind: must be "tag" in the tags section/],
-    ['{"tags":[{"name":"a"}', /^not a valid JSON document/],
-    ['{"tags":[]} {}', /^not a valid JSON document/],
-    ['{"tags":[{"name":"a"},]}', /^not a valid JSON document/],
+    ['{"tags":[{"name":"a"}', /^line 1: the JSON document ends before its last bracket$/],
+    ['{"tags":[{"name":"a', /^line 1: the JSON document ends in the middle of a value$/],
+    ['{"tags":[{"name":"a"},]}', /^line 1, column 23: not valid JSON: unexpected "\]"$/],
   ]
   for (const [text, message] of cases) {
     const error = await failure(readJsonDocument(chunked(text, 3)))
     assert.instance(error, UsageError, text)
     assert.match(error.message, message, text)
   }
+})
+
+json('invalid JSON is named by line and column (in characters), not by the parser\'s state', async () => {
+  const text = '{\n  "tags": [\n    {"name": "日本"},\n    {"name": x}\n  ]\n}\n'
+  for (const size of [1, 3, 4096]) {
+    const error = await failure(readJsonDocument(chunked(text, size)))
+    assert.is(error.message, 'line 4, column 14: not valid JSON: unexpected "x"')
+    assert.not.match(error.message, /state|position/)
+  }
+})
+
+json('NDJSON in a .json file gets a hint to import it as NDJSON', async () => {
+  const ndjson = '{"kind":"category","code":"news","name":"News"}\n{"kind":"tag","name":"a"}\n'
+  const records = await failure(readJsonDocument(chunked(ndjson, 4096)))
+  assert.match(records.message, /^line 1, column 2: kind: not a known section .*; is the file NDJSON \(one record with a "kind" a line\)\? Name it \.ndjson or pass --format ndjson$/)
+  const two = await failure(readJsonDocument(chunked('{"tags":[]}\n{"tags":[]}\n', 5)))
+  assert.match(two.message, /^line 2, column 1: more data after the end of the JSON document; is the file NDJSON/)
 })
 
 json('any document split into any chunks reads as JSON.parse reads it', async () => {

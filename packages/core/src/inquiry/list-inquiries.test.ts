@@ -52,7 +52,9 @@ admin('an unknown tenant, status, limit or before is a usage error', async ({ f 
   for (const limit of [0, 1001, 1.5]) {
     assert.match(await message(listInquiries(ctx, { tenantCode: 'acme', limit })), /^Invalid limit/)
   }
-  assert.is(await message(listInquiries(ctx, { tenantCode: 'acme', before: 'a b' })), 'Invalid inquiry id: a b')
+  for (const before of ['a b', 'nope', 'inq_nope', 'cnt_01k0aaaaaaaaaaaaaaaaaaaaaa']) {
+    assert.is(await message(listInquiries(ctx, { tenantCode: 'acme', before })), `Invalid inquiry id: ${before} (expected an id such as inq_01k0…, as inquiry list prints)`)
+  }
 })
 
 admin('shows one inquiry of the tenant, and refuses unknown ids and other tenants', async ({ f, ids }) => {

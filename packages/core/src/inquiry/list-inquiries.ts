@@ -2,10 +2,15 @@ import { requireTenant } from '../admin/require-tenant.ts'
 import type { Context } from '../app/context.ts'
 import { UsageError } from '../errors/frontdesk-error.ts'
 import type { InquiryRecord, InquiryStatus } from '../model/inquiry.ts'
-import { ID_PATTERN } from '../util/ids.ts'
 
 /** The inquiry statuses there are (creation yields `open`; SPEC.md names no other). */
 export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['open']
+
+/**
+ * The shape of an inquiry id: inquiries are only ever created by the API, with generated ids
+ * (`newId('inq')`), so anything else cannot name one.
+ */
+export const INQUIRY_ID_PATTERN = /^inq_[0-9a-hjkmnp-tv-z]{26}$/
 
 /** The page size of `listInquiries` when none is given. */
 export const DEFAULT_INQUIRY_PAGE = 100
@@ -38,7 +43,9 @@ export async function listInquiries(ctx: Context, options: ListInquiriesOptions)
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INQUIRY_PAGE) {
     throw new UsageError(`Invalid limit: ${limit} (expected an integer from 1 to ${MAX_INQUIRY_PAGE})`)
   }
-  if (options.before !== undefined && !ID_PATTERN.test(options.before)) throw new UsageError(`Invalid inquiry id: ${options.before}`)
+  if (options.before !== undefined && !INQUIRY_ID_PATTERN.test(options.before)) {
+    throw new UsageError(`Invalid inquiry id: ${options.before} (expected an id such as inq_01k0…, as inquiry list prints)`)
+  }
   return ctx.store.listInquiries(tenant.id, {
     limit,
     ...(status === undefined ? {} : { status }),
