@@ -2,6 +2,7 @@
 // check core's coverage, and end with one line `N passed, N failed` (read by CI).
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { withTestPostgres } from './test-postgres.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pattern = process.argv[2] ?? '\\.test\\.ts$'
@@ -35,7 +36,7 @@ built.status === 0 ? passed++ : failed++
 const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'])
 typed.status === 0 ? passed++ : failed++
 
-const tests = step(
+const tests = await withTestPostgres(() => step(
   'tests (uvu under c8)',
   bin('c8'),
   [
@@ -45,7 +46,7 @@ const tests = step(
     'node_modules/uvu/bin.js', 'packages', pattern,
   ],
   { parse: true },
-)
+))
 const total = Number(/Total:\s+(\d+)/.exec(tests.stdout)?.[1] ?? 0)
 const ok = Number(/Passed:\s+(\d+)/.exec(tests.stdout)?.[1] ?? 0)
 const skipped = Number(/Skipped:\s+(\d+)/.exec(tests.stdout)?.[1] ?? 0)
