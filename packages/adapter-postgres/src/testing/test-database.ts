@@ -38,19 +38,46 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
   return { url: url.toString(), name, drop: () => admin(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
-/** A store over a new database; `cleanup` closes it (if still open) and drops the database. */
+/** Databases of this process that a closed test store left, emptied and ready for the next one. */
+const idle: { url: string; drop: () => Promise<void> }[] = []
+let dropOnExit = false
+
+/**
+ * A store over an empty database: one a finished test left (every row deleted, the state row
+ * and its epoch made anew, so it is as new as a created one: creating a database costs
+ * 0.1-0.7 s on a busy machine, emptying one a few ms), else a new one. `cleanup` closes the
+ * store (if still open) and hands the database on; the last ones are dropped when the process
+ * is about to exit.
+ */
 export async function openTestStore(options: Partial<PostgresStoreOptions> = {}): Promise<{ store: PostgresStore; url: string; cleanup: () => Promise<void> }> {
-  const database = await createTestDatabase()
+  const database = idle.pop() ?? (await createTestDatabase())
+  if (!dropOnExit) {
+    dropOnExit = true
+    process.once('beforeExit', () => void Promise.all(idle.splice(0).map((d) => d.drop().catch(() => undefined))))
+  }
   const store = await openPostgresStore({ ...options, url: database.url })
   return {
     store,
     url: database.url,
     cleanup: async () => {
       await store.close()
-      await database.drop()
+      try {
+        await admin(database.url, EMPTY)
+        idle.push(database)
+      } catch {
+        await database.drop().catch(() => undefined)
+      }
     },
   }
 }
+
+// Hint: every table but the state row's, found rather than listed, so a later migration's tables are emptied too.
+const EMPTY = `DO $$ DECLARE t text; BEGIN
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'frontdesk_state' LOOP
+    EXECUTE format('DELETE FROM %I', t);
+  END LOOP;
+  UPDATE frontdesk_state SET feed_pos = 0, generation = 0, pruned_through = 0, epoch = substr(md5(random()::text || clock_timestamp()::text), 1, 12);
+END $$`
 
 /** Runs one statement as the test server's superuser. */
 export async function admin(url: string, statement: string): Promise<void> {
