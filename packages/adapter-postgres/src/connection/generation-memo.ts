@@ -32,7 +32,10 @@ export class GenerationMemo {
     const entries = this.#spaces.get(space)
     if (entries?.has(key) === true) return entries.get(key) as T
     const value = await load()
-    // Hint: a commit seen while loading may have changed the value; only a value of the current generation is kept.
+    // Hint: a commit applied while loading (this process's own, above all) may have changed the
+    // value after the read: read it again, so that no caller acts on what was just overwritten.
+    if (this.#watch.state.generation !== generation) return load()
+    // Only a value of the current generation is kept.
     if (value !== null && this.#watch.state.generation === generation && this.#generation === generation) {
       let map = this.#spaces.get(space)
       if (map === undefined) this.#spaces.set(space, (map = new Map()))

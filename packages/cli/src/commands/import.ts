@@ -35,10 +35,19 @@ export function importFormat(file: string, given: ImportFormat | undefined): Imp
   throw new UsageError(`Cannot tell the format of ${file}: name it .json or .ndjson, or pass --format json|ndjson`)
 }
 
-/** The records of `file` (`-` = stdin), read as a stream. */
+/**
+ * The records of `file` (`-` = stdin), read as a stream. The file is opened when reading
+ * starts: a stream opened earlier reports a missing file before anyone listens (while the
+ * store is still connecting), which would crash the process instead of failing the import.
+ */
 export function readImportFile(file: string, format: ImportFormat, env: CliEnv): AsyncIterable<ImportItem> {
-  const input = file === '-' ? env.stdin : createReadStream(resolve(env.cwd, file))
-  return format === 'json' ? readJsonDocument(input as AsyncIterable<Buffer | string>) : readNdjson(input)
+  return {
+    [Symbol.asyncIterator]() {
+      const input = file === '-' ? env.stdin : createReadStream(resolve(env.cwd, file))
+      const records = format === 'json' ? readJsonDocument(input as AsyncIterable<Buffer | string>) : readNdjson(input)
+      return records[Symbol.asyncIterator]()
+    },
+  }
 }
 
 /**
