@@ -56,38 +56,59 @@ export async function startTestPostgres({ fsync = false } = {}) {
   const logFile = join(dir, 'postgres.log')
   const log = openSync(logFile, 'a')
   if (owner !== null) chownSync(logFile, owner.uid, owner.gid)
-  const server = spawn(bin.postgres, [
+  closeSync(log)
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
+  const args = [
     '-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
     '-c', `fsync=${fsync ? 'on' : 'off'}`, '-c', 'max_connections=300', '-c', 'shared_buffers=64MB',
-  ], { ...ids, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' } })
-  closeSync(log)
-  const pid = server.pid
-  let exited = false
-  server.once('exit', () => (exited = true))
-  spawn(process.execPath, [SELF, 'watch', String(process.pid), String(pid), dir], { detached: true, stdio: 'ignore' }).unref()
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
-  try {
-    await waitUntilReady(url, () => exited)
-  } catch (error) {
-    server.kill('SIGKILL')
-    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : ''
-    throw new Error(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}\n${tail}`)
+  ]
+  let running = await run()
+
+  /** Starts the server process (and its watchdog) and waits until it accepts connections. */
+  async function run() {
+    const out = openSync(logFile, 'a')
+    const server = spawn(bin.postgres, args, { ...ids, stdio: ['ignore', out, out], env: { ...process.env, LC_ALL: 'C' } })
+    closeSync(out)
+    const process_ = { server, exited: false }
+    server.once('exit', () => (process_.exited = true))
+    spawn(process.execPath, [SELF, 'watch', String(process.pid), String(server.pid), dir], { detached: true, stdio: 'ignore' }).unref()
+    try {
+      await waitUntilReady(url, () => process_.exited)
+    } catch (error) {
+      server.kill('SIGKILL')
+      const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : ''
+      throw new Error(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}\n${tail}`)
+    }
+    server.unref()
+    return process_
   }
-  server.unref()
+
+  /** Stops the server process (fast shutdown: sessions are ended, clients not waited for). */
+  async function halt() {
+    const { server } = running
+    if (running.exited) return
+    const gone = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGINT')
+    const timer = setTimeout(() => server.kill('SIGKILL'), 10_000)
+    await gone
+    clearTimeout(timer)
+  }
+
   return {
     url,
-    pid,
+    get pid() {
+      return running.server.pid
+    },
     dir,
     startMs: Date.now() - started,
+    /** Stops the server, keeping its data, as an outage would (see `resume`). */
+    halt,
+    /** Starts a halted server again on the same data and port. */
+    async resume() {
+      if (running.exited) running = await run()
+    },
     async stop() {
-      if (!exited) {
-        const gone = new Promise((resolve) => server.once('exit', resolve))
-        // Hint: SIGINT is PostgreSQL's fast shutdown (ends sessions, no waiting for clients).
-        server.kill('SIGINT')
-        const timer = setTimeout(() => server.kill('SIGKILL'), 10_000)
-        await gone
-        clearTimeout(timer)
-      }
+      await halt()
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -38,6 +38,7 @@ export function clientConfig(settings: ConnectionSettings): pg.ClientConfig {
  */
 export class Database implements Sql {
   readonly #pool: pg.Pool
+  readonly #guarded = new WeakSet<PoolClient>()
   #closed = false
 
   constructor(settings: ConnectionSettings) {
@@ -94,11 +95,20 @@ export class Database implements Sql {
 
   async #checkout(): Promise<PoolClient> {
     if (this.#closed) throw new Error('The store is closed')
+    let client: PoolClient
     try {
-      return await this.#pool.connect()
+      client = await this.#pool.connect()
     } catch (error) {
       throw toStorageError(error)
     }
+    // Hint: a connection the server ends while it is lent out (between two statements of a
+    // transaction) emits 'error', which would crash the process unheard; its next statement
+    // fails instead, and the connection is discarded on release.
+    if (!this.#guarded.has(client)) {
+      client.on('error', () => {})
+      this.#guarded.add(client)
+    }
+    return client
   }
 }
 
