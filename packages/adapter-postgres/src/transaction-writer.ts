@@ -5,7 +5,8 @@ import type { Sql } from './connection/sql.ts'
 import { listContents } from './query/list-contents.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ChangeSet } from './records/change-set.ts'
-import { deleteContentRow, inFieldIdOrder, selectContent, selectContentBySlug, selectContentsByIds, upsertContents } from './records/contents.ts'
+import type { ContentValues } from './records/contents.ts'
+import { contentValues, deleteContentRow, inFieldIdOrder, selectContent, selectContentBySlug, selectContentsByIds, upsertContents } from './records/contents.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tags.ts'
 
@@ -37,8 +38,11 @@ export class TransactionWriter implements ContentWriter {
   readonly #sql: Sql
   readonly #changes: ChangeSet
   readonly #observer: TransactionObserver | null
-  readonly #pending = new Map<string, ContentRecord>()
+  /** Items given and not yet sent: their column values, and the record as given (for reads) while it carries no tags. */
+  readonly #pending = new Map<string, { values: ContentValues; record: ContentRecord | null }>()
   readonly #tenants = new Map<string, TenantItems>()
+  /** The batch of items being written (see `#startBatch`). */
+  #writing: Promise<void> = Promise.resolve()
   #open = true
 
   constructor(sql: Sql, changes: ChangeSet, observer: TransactionObserver | null) {
@@ -47,12 +51,28 @@ export class TransactionWriter implements ContentWriter {
     this.#observer = observer
   }
 
-  /** Writes what is waiting; after `close`, every call fails. */
+  /** Writes what is waiting (and waits for the batch under way). */
   async flush(): Promise<void> {
+    this.#startBatch()
+    await this.#writing
+  }
+
+  /**
+   * Sends the waiting items as one batch without waiting for it, after the batch before it has
+   * been written (its failure is thrown here): the next batch is planned while the database
+   * writes this one. Every other statement waits for it first (`#settled`).
+   */
+  #startBatch(): void {
     if (this.#pending.size === 0) return
-    const batch = [...this.#pending.values()]
+    const batch = [...this.#pending.values()].map((item) => item.values)
     this.#pending.clear()
-    await upsertContents(this.#sql, batch)
+    this.#writing = this.#writing.then(() => upsertContents(this.#sql, batch))
+    // Hint: its failure is thrown by whoever waits for it next; until then it is not unhandled.
+    this.#writing.catch(() => undefined)
+  }
+
+  async #settled(): Promise<void> {
+    await this.#writing
   }
 
   /** Ends the object's life: later calls (a `work` that kept `tx`) fail instead of writing outside the transaction. */
@@ -96,8 +116,8 @@ export class TransactionWriter implements ContentWriter {
   async getContent(tenantId: string, id: string): Promise<ContentRecord | null> {
     this.#check()
     const waiting = this.#pending.get(key(tenantId, id))
-    // Hint: names of tags renamed since the item was given are read back from the database.
-    if (waiting !== undefined) return waiting.tags.length === 0 ? { ...structuredClone(waiting), fields: inFieldIdOrder(waiting.fields) } : this.#flushed(() => selectContent(this.#sql, tenantId, id))
+    // Hint: an item with tags is read back from the database, with the names its tags have now.
+    if (waiting !== undefined) return waiting.record !== null ? restored(waiting.values, waiting.record) : this.#flushed(() => selectContent(this.#sql, tenantId, id))
     const known = await this.#known(tenantId)
     if (known.emptyAtStart && !known.slugOf.has(id)) return null
     return this.#flushed(() => selectContent(this.#sql, tenantId, id))
@@ -141,14 +161,16 @@ export class TransactionWriter implements ContentWriter {
     if (before !== undefined && known.idOfSlug.get(before) === record.id) known.idOfSlug.delete(before)
     known.slugOf.set(record.id, record.slug)
     known.idOfSlug.set(record.slug, record.id)
-    const copy = structuredClone(record)
     const k = key(record.tenant_id, record.id)
     // Hint: a batch holds each item once (its last version), so ON CONFLICT never meets a row twice.
     this.#pending.delete(k)
-    this.#pending.set(k, copy)
+    this.#pending.set(k, { values: contentValues(record), record: record.tags.length === 0 ? { ...record } : null })
     this.#changes.add(record.tenant_id, 'content', record.id)
     this.#observer?.content(record)
-    if (this.#pending.size >= WRITE_BATCH) await this.flush()
+    if (this.#pending.size >= WRITE_BATCH) {
+      await this.#settled()
+      this.#startBatch()
+    }
   }
 
   async deleteContent(tenantId: string, id: string): Promise<boolean> {
@@ -188,11 +210,13 @@ export class TransactionWriter implements ContentWriter {
 
   async #read<T>(step: () => Promise<T>): Promise<T> {
     this.#check()
+    await this.#settled()
     return step()
   }
 
   async #write<T>(step: () => Promise<T>): Promise<T> {
     this.#check()
+    await this.#settled()
     return step()
   }
 
@@ -201,6 +225,11 @@ export class TransactionWriter implements ContentWriter {
     await this.flush()
     return step()
   }
+}
+
+/** A waiting item as the database will give it back: its meta and fields as written (read from its values), fields in id order. */
+function restored(values: ContentValues, record: ContentRecord): ContentRecord {
+  return { ...record, tags: [], meta: JSON.parse(values[10] as string) as ContentRecord['meta'], fields: inFieldIdOrder(JSON.parse(values[15] as string) as ContentRecord['fields']) }
 }
 
 function key(tenantId: string, id: string): string {

@@ -85,30 +85,40 @@ const WRITTEN = [
   'version', 'created_at', 'updated_at', 'tag_ids', 'fields',
 ] as const
 
+/** An item as `upsertContents` writes it: its column values, in the order of `WRITTEN`. */
+export type ContentValues = (string | number | null)[]
+
 // Hint: one statement for a whole batch of items (their columns as arrays, unnested): an import
-// writes ~1,000 items per round trip instead of one. Tag ids travel as JSON arrays (arrays of
+// writes ~1,000 items per round trip instead of one. Tag ids travel as array literals (arrays of
 // arrays do not unnest row by row) and fields as JSON text.
 const UPSERT = `INSERT INTO contents (${WRITTEN.join(', ')})
   SELECT u.tenant_id, u.id, u.slug, u.title, u.category_id, u.status, u.published_at, u.author_name, u.summary, u.body, u.meta,
-         u.version, u.created_at, u.updated_at,
-         ARRAY(SELECT e.value FROM jsonb_array_elements_text(u.tag_ids::jsonb) WITH ORDINALITY AS e(value, n) ORDER BY e.n),
-         u.fields::jsonb
+         u.version, u.created_at, u.updated_at, u.tag_ids::text[], u.fields::jsonb
     FROM unnest(${WRITTEN.map((column, i) => `$${i + 1}::${column === 'version' ? 'integer' : 'text'}[]`).join(', ')})
       AS u(${WRITTEN.join(', ')})
   ON CONFLICT (tenant_id, id) DO UPDATE SET ${WRITTEN.slice(2).map((column) => `${column} = EXCLUDED.${column}`).join(', ')}`
 
+/** The column values of a record (computed when it is given, so later changes to the object do not reach the write). */
+export function contentValues(r: ContentRecord): ContentValues {
+  return [
+    r.tenant_id, r.id, r.slug, r.title, r.category_id, r.status, r.published_at, r.author_name, r.summary, r.body,
+    JSON.stringify(r.meta), r.version, r.created_at, r.updated_at, arrayLiteral(r.tags.map((tag) => tag.id)), JSON.stringify(r.fields),
+  ]
+}
+
 /** Inserts or replaces (by tenant and id) items with their tags and field values; each (tenant, id) at most once. */
-export async function upsertContents(sql: Sql, records: readonly ContentRecord[]): Promise<void> {
-  if (records.length === 0) return
+export async function upsertContents(sql: Sql, items: readonly ContentValues[]): Promise<void> {
+  if (items.length === 0) return
   const columns = WRITTEN.map(() => [] as (string | number | null)[])
-  for (const r of records) {
-    const values = [
-      r.tenant_id, r.id, r.slug, r.title, r.category_id, r.status, r.published_at, r.author_name, r.summary, r.body,
-      JSON.stringify(r.meta), r.version, r.created_at, r.updated_at, JSON.stringify(r.tags.map((tag) => tag.id)), JSON.stringify(r.fields),
-    ]
+  for (const values of items) {
     for (let i = 0; i < values.length; i++) columns[i]?.push(values[i] as string | number | null)
   }
   await sql.run(UPSERT, columns)
+}
+
+/** A PostgreSQL array literal of strings: `{"a","b"}`. */
+function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`
 }
 
 /** Deletes an item; `false` when there was none. */
