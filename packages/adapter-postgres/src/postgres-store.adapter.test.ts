@@ -246,3 +246,30 @@ faults('a statement that runs past the statement timeout fails with StorageUnava
 })
 
 faults.run()
+
+const settings = suite('postgres: settings in the URL')
+
+settings('pool_size, connect_timeout and statement_timeout in the URL are used, and pg ignores them', async () => {
+  const database = await createTestDatabase()
+  try {
+    const url = `${database.url}?pool_size=2&connect_timeout=3&statement_timeout=700`
+    const store = await openPostgresStore({ url })
+    await store.createTenant(aTenant('ten_a'))
+    const holder = new pg.Client(database.url)
+    await holder.connect()
+    await holder.query('BEGIN')
+    await holder.query("UPDATE tenants SET name = 'held' WHERE id = 'ten_a'")
+    const started = Date.now()
+    const error = await store.transaction((tx) => tx.putCategory(aCategory('ten_a', 'cat_1'))).catch((caught: unknown) => caught)
+    const took = Date.now() - started
+    await holder.query('ROLLBACK')
+    await holder.end()
+    await store.close()
+    assert.instance(error, StorageUnavailableError)
+    assert.ok(took < 3000, `the statement timeout of the URL applied (${took} ms)`)
+  } finally {
+    await database.drop()
+  }
+})
+
+settings.run()

@@ -30,7 +30,11 @@ import { TransactionWriter } from './transaction-writer.ts'
 
 /** Options of `openPostgresStore`. */
 export interface PostgresStoreOptions {
-  /** `postgres://user:password@host:port/database` (libpq-style query parameters such as `sslmode` are understood). */
+  /**
+   * `postgres://user:password@host:port/database`. Query parameters: node-postgres's (`sslmode`,
+   * `application_name`…), and `pool_size`, `connect_timeout` (s) and `statement_timeout` (ms)
+   * for the options below when they are not given in code.
+   */
   url: string
   /** Connections of the pool (each process has its own). Default 10. */
   poolSize?: number
@@ -70,11 +74,12 @@ const PRUNE_KEYS_MS = 60_000
  * `StorageUnavailableError` (unreachable); messages never carry the URL or its password.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const given = urlSettings(options.url)
   const settings: ConnectionSettings = {
     url: options.url,
-    poolSize: Math.max(1, Math.floor(options.poolSize ?? POSTGRES_DEFAULTS.poolSize)),
-    connectTimeoutMs: options.connectTimeoutMs ?? POSTGRES_DEFAULTS.connectTimeoutMs,
-    statementTimeoutMs: options.statementTimeoutMs ?? POSTGRES_DEFAULTS.statementTimeoutMs,
+    poolSize: Math.max(1, Math.floor(options.poolSize ?? given.poolSize ?? POSTGRES_DEFAULTS.poolSize)),
+    connectTimeoutMs: options.connectTimeoutMs ?? given.connectTimeoutMs ?? POSTGRES_DEFAULTS.connectTimeoutMs,
+    statementTimeoutMs: options.statementTimeoutMs ?? given.statementTimeoutMs ?? POSTGRES_DEFAULTS.statementTimeoutMs,
   }
   const client = new pg.Client(clientConfig(settings))
   client.on('error', () => {})
@@ -92,6 +97,30 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await client.end().catch(() => undefined)
   }
   return new PostgresStore(settings, options, initial.epoch, initial.state)
+}
+
+/**
+ * Settings given in the URL's query, for whoever has only a URL (the CLI's `--db`):
+ * `pool_size`, `connect_timeout` (seconds, as libpq's) and `statement_timeout` (ms, as
+ * PostgreSQL's setting). Options given in code win.
+ */
+function urlSettings(url: string): { poolSize?: number; connectTimeoutMs?: number; statementTimeoutMs?: number } {
+  let query: URLSearchParams
+  try {
+    query = new URL(url).searchParams
+  } catch {
+    return {}
+  }
+  const number = (name: string): number | undefined => {
+    const value = Number(query.get(name) ?? Number.NaN)
+    return Number.isFinite(value) && value > 0 ? value : undefined
+  }
+  const connect = number('connect_timeout')
+  return {
+    ...(number('pool_size') === undefined ? {} : { poolSize: number('pool_size') as number }),
+    ...(connect === undefined ? {} : { connectTimeoutMs: connect * 1000 }),
+    ...(number('statement_timeout') === undefined ? {} : { statementTimeoutMs: number('statement_timeout') as number }),
+  }
 }
 
 /**
