@@ -223,7 +223,7 @@ export function register(program: Command, env: CliEnv): void {
 /** The end of `frontdesk serve --help`: global option, environment, endpoints, logs and signals. */
 export const SERVE_HELP = `
 Global option:
-  --db <path|url>      SQLite database file, or postgres://user:password@host:port/database
+  --db <database>      SQLite database file, or postgres://user:password@host:port/database
                        (default: $FRONTDESK_DB, else ./frontdesk.db)
 
 Environment variables:
