@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { testEnv, UVU_FLAGS } from './test-env.mjs'
+import { withTestPostgres } from './test-postgres.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pattern = process.argv[2] ?? '\\.test\\.ts$'
@@ -37,7 +38,7 @@ built.status === 0 ? passed++ : failed++
 const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'])
 typed.status === 0 ? passed++ : failed++
 
-const tests = step(
+const tests = await withTestPostgres(() => step(
   'tests (uvu under c8)',
   bin('c8'),
   [
@@ -47,7 +48,7 @@ const tests = step(
     'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS,
   ],
   { parse: true },
-)
+))
 count(tests)
 
 /** Adds a uvu run's summary to the tally. */

@@ -17,10 +17,37 @@ export interface RunResult {
   stderr: string
 }
 
-/** A temp dir with `db` inside; `run` passes `--db` unless `noDb`. */
-export function cliFixture() {
+/** The stores the behaviour tests run on. */
+export type TestStoreKind = 'sqlite' | 'postgres'
+
+/**
+ * The store a test module runs on: `postgres` when it was imported with `?store=postgres`
+ * (`on-postgres.test.ts` imports the behaviour tests once more that way), else `sqlite`.
+ */
+export function storeOf(moduleUrl: string): TestStoreKind {
+  return new URL(moduleUrl).searchParams.get('store') === 'postgres' ? 'postgres' : 'sqlite'
+}
+
+/** A suite title for a test module: `title` on SQLite, `title (PostgreSQL)` on PostgreSQL. */
+export function titled(title: string, moduleUrl: string): string {
+  return storeOf(moduleUrl) === 'postgres' ? `${title} (PostgreSQL)` : title
+}
+
+/**
+ * `cliFixture` on the store of the test module (see `storeOf`): a SQLite file in the temp
+ * dir, or a new PostgreSQL database (dropped by `cleanup`).
+ */
+export async function cliFixtureFor(moduleUrl: string): Promise<ReturnType<typeof cliFixture>> {
+  if (storeOf(moduleUrl) === 'sqlite') return cliFixture()
+  const { createTestDatabase } = await import('@frontdesk/adapter-postgres/testing')
+  const database = await createTestDatabase()
+  return cliFixture(database.url, database.drop)
+}
+
+/** A temp dir with `db` inside (or the database `db` given); `run` passes `--db` unless `noDb`. */
+export function cliFixture(given?: string, drop?: () => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-cli-'))
-  const db = join(dir, 'frontdesk.db')
+  const db = given ?? join(dir, 'frontdesk.db')
   const env = (stdin = '', vars: Record<string, string> = {}, tty = false): CliEnv & { stdout: { text(): string }; stderr: { text(): string } } => ({
     stdout: bufferOutput(tty),
     stderr: bufferOutput(tty),
@@ -40,6 +67,10 @@ export function cliFixture() {
     },
     /** Opens the fixture's database (close it after use). */
     session: (): Promise<Session> => openSession(db),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    /** Removes the temp dir (and drops a PostgreSQL database). */
+    cleanup: async (): Promise<void> => {
+      rmSync(dir, { recursive: true, force: true })
+      await drop?.()
+    },
   }
 }

@@ -40,7 +40,7 @@ export function createProgram(env: CliEnv): Command {
   const program = new Command('frontdesk')
     .description('Self-hostable, tenant-scoped content-delivery and inquiry API over HTTPS')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--db <path>', 'SQLite database file (default: $FRONTDESK_DB, else ./frontdesk.db)')
+    .option('--db <database>', 'SQLite database file or postgres:// URL (default: $FRONTDESK_DB, else ./frontdesk.db)')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => env.stdout.write(text),

@@ -1,7 +1,6 @@
 import type { Command } from 'commander'
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
-import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Context, Frontdesk, Store } from '@frontdesk/core'
 import type { CliEnv } from './env.ts'
 
@@ -10,7 +9,7 @@ export const DEFAULT_DB = './frontdesk.db'
 
 /** An open database and the application over it. */
 export interface Session {
-  /** Absolute path of the database file. */
+  /** Absolute path of the database file, or the PostgreSQL URL. */
   path: string
   store: Store
   frontdesk: Frontdesk
@@ -19,42 +18,60 @@ export interface Session {
   close(): Promise<void>
 }
 
+/** Whether `--db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than a SQLite file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db)
+}
+
+/** `db` as it may be shown: a file path as is, a URL without its password. */
+export function displayDb(db: string): string {
+  return isPostgresUrl(db) ? db.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/i, '$1***@').replace(/([?&][^=&]*pass[^=&]*=)[^&]*/gi, '$1***') : db
+}
+
 /**
- * The database path of this invocation: the global `--db` (given before or after the
- * subcommand), else `$FRONTDESK_DB`, else `./frontdesk.db`, resolved against `env.cwd`.
+ * The database of this invocation: the global `--db` (given before or after the subcommand),
+ * else `$FRONTDESK_DB`, else `./frontdesk.db`. A file path is resolved against `env.cwd`; a
+ * `postgres://` URL is kept as given.
  */
 export function dbPathOf(command: Command, env: CliEnv): string {
   const given: unknown = command.optsWithGlobals()['db']
   const path = typeof given === 'string' && given !== '' ? given : (env.vars['FRONTDESK_DB'] || DEFAULT_DB)
-  return resolve(env.cwd, path)
+  return isPostgresUrl(path) ? path : resolve(env.cwd, path)
 }
 
 /**
- * Opens the SQLite store at `path` (created and migrated on first use). A failure is a
- * `UsageError` naming the file and what the operator can do about it: a directory that does
- * not exist or cannot be written (SQLite keeps `-wal` and `-shm` files beside the database), a
- * read-only file, a directory given as the file, a file that is not a database. SQLite is
- * imported here, lazily, so that `--help` and usage errors stay fast.
+ * Opens the store of `db`: a SQLite file (created and migrated on first use) or a PostgreSQL
+ * database (its schema created or migrated on first use). A failure is a `UsageError` naming
+ * the database (never its password) and what the operator can do about it: for a file, a
+ * directory that does not exist or cannot be written (SQLite keeps `-wal` and `-shm` files
+ * beside the database), a read-only file, a directory given as the file, a file that is not a
+ * database. Drivers are imported here, lazily, so that `--help` and usage errors stay fast.
  */
-export async function openStore(path: string): Promise<SqliteStore> {
-  const [{ openSqliteStore }, { FrontdeskError, UsageError }] = await Promise.all([
-    import('@frontdesk/adapter-sqlite'),
-    import('@frontdesk/core'),
-  ])
+export async function openStore(db: string): Promise<Store> {
+  const { FrontdeskError, UsageError } = await import('@frontdesk/core')
+  const postgres = isPostgresUrl(db)
   try {
-    return openSqliteStore({ path })
+    if (postgres) {
+      const { openPostgresStore } = await import('@frontdesk/adapter-postgres')
+      return await openPostgresStore({ url: db })
+    }
+    const { openSqliteStore } = await import('@frontdesk/adapter-sqlite')
+    return openSqliteStore({ path: db })
   } catch (error) {
-    // The adapter words its errors without paths (they may reach HTTP clients); the operator
-    // is told which file.
-    const reason = fileProblem(path) ?? (error instanceof FrontdeskError ? error.message : openFailure(error))
-    throw new UsageError(`Cannot open the database ${path}: ${reason}`, { cause: error })
+    // The adapters word their errors without paths or URLs (they may reach HTTP clients); the
+    // operator is told which database.
+    const reason = (postgres ? null : fileProblem(db)) ?? (error instanceof FrontdeskError ? error.message : openFailure(error))
+    throw new UsageError(`Cannot open the database ${displayDb(db)}: ${reason}`, { cause: error })
   }
 }
 
-/** Opens the database at `path` (see `openStore`) and the application over it. */
+/**
+ * Opens the database at `path` (see `openStore`) and the application over it. The HTTP
+ * machinery is not loaded, so that commands stay fast.
+ */
 export async function openSession(path: string): Promise<Session> {
-  const store = await openStore(path)
   const { createFrontdesk } = await import('@frontdesk/core')
+  const store = await openStore(path)
   const frontdesk = createFrontdesk({ store })
   return { path, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }
 }

@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Clock } from '@frontdesk/core'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 const T0 = Date.parse('2025-06-01T00:00:00.000Z')
 
@@ -15,12 +15,12 @@ interface World {
   writes: Map<string, number>
 }
 
-const test = suite<World>('last_used_at')
+const test = suite<World>(titled('last_used_at', import.meta.url))
 
 test.before(async (world) => {
   world.now = T0
   const clock: Clock = { now: () => world.now }
-  world.server = await startTestServer({ clock, failedAuthRate: 0 })
+  world.server = await startTestServer({ store: storeOf(import.meta.url), clock, failedAuthRate: 0 })
   await world.server.tenant('acme')
   world.writes = new Map()
   const store = world.server.store

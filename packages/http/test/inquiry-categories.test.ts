@@ -2,10 +2,10 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { InquiryCategoryRecord } from '@frontdesk/core'
 import { newId } from '@frontdesk/core'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf } from './util/test-server.ts'
 
 test('GET /v1/inquiries/categories lists active categories by sort, never cached; other keys get 403', async () => {
-  const server = await startTestServer()
+  const server = await startTestServer({ store: storeOf(import.meta.url) })
   try {
     const tenant = await server.tenant()
     const at = new Date().toISOString()

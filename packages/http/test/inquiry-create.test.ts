@@ -5,7 +5,7 @@ import type { InquiryCategoryRecord, Tenant } from '@frontdesk/core'
 import { newId } from '@frontdesk/core'
 import { agentRequest } from './inquiry-requests.ts'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 const BODY = {
   category_code: 'general',
@@ -36,10 +36,10 @@ function post(world: World, body: unknown, headers: Record<string, string> = {})
   return world.server.request('POST', '/v1/inquiries', { headers: { 'x-api-key': world.key, ...headers }, body })
 }
 
-const api = suite<World>('POST /v1/inquiries over HTTPS')
+const api = suite<World>(titled('POST /v1/inquiries over HTTPS', import.meta.url))
 
 api.before(async (world) => {
-  world.server = await startTestServer()
+  world.server = await startTestServer({ store: storeOf(import.meta.url) })
 })
 api.before.each(async (world) => {
   // Hint: a fresh tenant per test keeps counts and idempotency keys independent.
@@ -189,11 +189,12 @@ api('50 concurrent requests with one Idempotency-Key create exactly one inquiry'
 
 api.run()
 
-const hooked = suite('POST /v1/inquiries with a failing hook')
+const hooked = suite(titled('POST /v1/inquiries with a failing hook', import.meta.url))
 
 hooked('a hook that throws does not turn the 201 into an error', async () => {
   const errors: unknown[] = []
   const server = await startTestServer({
+    store: storeOf(import.meta.url),
     hooks: {
       onInquiryCreated: () => {
         throw new Error('smtp down')

@@ -7,20 +7,31 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openPostgresStore } from '@frontdesk/adapter-postgres'
+import { createTestDatabase } from '@frontdesk/adapter-postgres/testing'
+import { openSqliteStore, SqliteStore } from '@frontdesk/adapter-sqlite'
+import type { Store } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, newId } from '@frontdesk/core'
 import { createDevCert } from '@frontdesk/http'
 import type { AgentResponse } from './inquiry-requests.ts'
 import { agentRequest } from './inquiry-requests.ts'
+import { storeOf, titled } from './util/test-server.ts'
 
 const CHILD = fileURLToPath(new URL('./inquiry-server.child.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
 const BODY = { category_code: 'general', content: '至急ご連絡ください。', inquirer_name: '鈴木 一郎', inquirer_email: 'ichiro@example.jp' }
 
+/** The store of a SQLite file or a `postgres://` URL. */
+async function openAt(db: string): Promise<Store> {
+  return db.startsWith('postgres://') ? openPostgresStore({ url: db }) : openSqliteStore({ path: db })
+}
+
 interface World {
   dir: string
+  /** A SQLite file, or a PostgreSQL database's URL (see `storeOf`). */
   db: string
+  drop: () => Promise<void>
   certFile: string
   keyFile: string
   ca: string
@@ -63,11 +74,17 @@ function killed(child: ChildProcess): Promise<void> {
   })
 }
 
-const durability = suite<World>('inquiries across a crashing server process')
+const durability = suite<World>(titled('inquiries across a crashing server process', import.meta.url))
 
 durability.before.each(async (world) => {
   world.dir = mkdtempSync(join(tmpdir(), 'frontdesk-durability-'))
   world.db = join(world.dir, 'frontdesk.db')
+  world.drop = async () => {}
+  if (storeOf(import.meta.url) === 'postgres') {
+    const database = await createTestDatabase()
+    world.db = database.url
+    world.drop = database.drop
+  }
   world.children = []
   const pems = await createDevCert()
   world.ca = pems.cert
@@ -75,7 +92,7 @@ durability.before.each(async (world) => {
   world.keyFile = join(world.dir, 'key.pem')
   writeFileSync(world.certFile, pems.cert)
   writeFileSync(world.keyFile, pems.key)
-  const store = openSqliteStore({ path: world.db })
+  const store = await openAt(world.db)
   const ctx = createFrontdesk({ store }).context
   const tenant = await createTenant(ctx, { code: 'acme' })
   world.apiKey = (await createApiKey(ctx, { tenantCode: 'acme', name: 'form', permissions: ['inquiry:create'] })).key
@@ -89,6 +106,7 @@ durability.before.each(async (world) => {
 durability.after.each(async (world) => {
   await Promise.all(world.children.map(killed))
   rmSync(world.dir, { recursive: true, force: true })
+  await world.drop()
 })
 
 durability('every acknowledged inquiry survives SIGKILL of the server mid-burst, and the database is intact', async (world) => {
@@ -127,9 +145,9 @@ durability('every acknowledged inquiry survives SIGKILL of the server mid-burst,
   assert.ok(acked.size >= 60, `only ${acked.size} acknowledged of ${sent}`)
   assert.ok(killedAt > 0 && sent > acked.size, 'the kill must cut requests in flight')
 
-  const store = openSqliteStore({ path: world.db })
+  const store = await openAt(world.db)
   try {
-    assert.equal(store.db.pragma('integrity_check'), [{ integrity_check: 'ok' }])
+    if (store instanceof SqliteStore) assert.equal(store.db.pragma('integrity_check'), [{ integrity_check: 'ok' }])
     const frontdesk = createFrontdesk({ store })
     const principal = await frontdesk.authenticate({ apiKey: world.apiKey, authorization: false }, 'inquiry:create')
     for (const [id, { title, key }] of acked) {
@@ -164,7 +182,7 @@ durability('two server processes over one database create exactly one inquiry fo
     for (const agent of agents) agent.destroy()
     await Promise.all(servers.map((server) => killed(server.child)))
   }
-  const store = openSqliteStore({ path: world.db })
+  const store = await openAt(world.db)
   try {
     const tenant = await store.getTenantByCode('acme')
     assert.is((await store.listInquiries(tenant?.id ?? '', { limit: 10 })).length, 1)

@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createPreviewToken, exportRecords, importRecords, revokePreviewToken } from '@frontdesk/core'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 const START = Date.parse('2025-06-20T12:00:00.000Z')
 let now = START
@@ -12,10 +12,10 @@ let server: TestServer
 let key: string
 const ids: Record<string, string> = {}
 
-const test = suite('preview tokens over HTTPS')
+const test = suite(titled('preview tokens over HTTPS', import.meta.url))
 
 test.before(async () => {
-  server = await startTestServer({ clock })
+  server = await startTestServer({ store: storeOf(import.meta.url), clock })
   await server.tenant('acme')
   await server.tenant('other')
   key = await server.key('acme', ['cms:read'])

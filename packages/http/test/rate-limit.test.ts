@@ -1,12 +1,12 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
-const limits = suite<{ server: TestServer }>('rate limits over HTTPS')
+const limits = suite<{ server: TestServer }>(titled('rate limits over HTTPS', import.meta.url))
 
 limits.before(async (context) => {
-  context.server = await startTestServer({ failedAuthRate: 2 })
+  context.server = await startTestServer({ store: storeOf(import.meta.url), failedAuthRate: 2 })
   await context.server.tenant('acme')
 })
 

@@ -2,13 +2,13 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { importRecords } from '@frontdesk/core'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf } from './util/test-server.ts'
 
 let server: TestServer
 let key: string
 
 test.before(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ store: storeOf(import.meta.url) })
   await server.tenant('acme')
   key = await server.key('acme', ['cms:*', 'inquiry:create'])
   await importRecords(server.frontdesk.context, {

@@ -3,11 +3,11 @@ import { Option } from 'commander'
 import { resolve } from 'node:path'
 import { createApiKey, createFrontdesk, createTenant, importRecords, listApiKeys } from '@frontdesk/core'
 import type { CliEnv } from '../env.ts'
-import { openStore } from '../session.ts'
 import { DEMO_TENANT } from '../demo/demo-catalog.ts'
 import { demoExamples, shellQuote } from '../demo/demo-examples.ts'
 import { demoRecords } from '../demo/demo-records.ts'
 import type { RunningServer } from './serve.ts'
+import { displayDb, isPostgresUrl, openStore } from '../session.ts'
 import { DEFAULT_PORT, devCertDir, parsePort, startServer, untilStopped } from './serve.ts'
 
 /** The demo database when `--db` is not given (never `$FRONTDESK_DB`: the demo must not seed a real database by accident). */
@@ -17,7 +17,7 @@ const DEMO_KEY_NAME = 'demo'
 
 /** Options of `frontdesk demo`. */
 export interface DemoOptions {
-  /** Database file (default `./frontdesk-demo.db`). */
+  /** Database file or PostgreSQL URL (default `./frontdesk-demo.db`). */
   db?: string
   /** First port to try (the next 20 are tried when busy; 0 = any free port). Default 8443. */
   port?: number
@@ -38,12 +38,18 @@ export interface RunningDemo extends RunningServer {
  * 127.0.0.1 with the development certificate.
  */
 export async function startDemo(options: DemoOptions, cwd: string): Promise<RunningDemo> {
-  const dbPath = resolve(cwd, options.db ?? DEMO_DB)
+  const dbPath = demoDb(options, cwd)
   const { key, earlierKeys } = await seedDemo(dbPath)
   const { ensureDevCert } = await import('@frontdesk/http')
-  const cert = await ensureDevCert(devCertDir(dbPath))
+  const cert = await ensureDevCert(devCertDir(dbPath, cwd))
   const running = await startServer(dbPath, { tls: { cert: cert.cert, key: cert.key } }, { host: '127.0.0.1', port: options.port ?? DEFAULT_PORT, portFallback: true })
   return { ...running, key, earlierKeys, certPath: cert.certPath }
+}
+
+/** The demo's database: `options.db` (a file resolved against `cwd`, or a PostgreSQL URL), else `./frontdesk-demo.db`. */
+function demoDb(options: DemoOptions, cwd: string): string {
+  const db = options.db ?? DEMO_DB
+  return isPostgresUrl(db) ? db : resolve(cwd, db)
 }
 
 async function seedDemo(dbPath: string): Promise<{ key: string; earlierKeys: number }> {
@@ -92,7 +98,7 @@ export function demoBanner(demo: RunningDemo, dbPath: string): string {
 /** `frontdesk demo`: seeds, serves and prints the banner, until SIGINT/SIGTERM (or `signal`). */
 export async function demo(options: DemoOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const running = await startDemo(options, env.cwd)
-  env.stdout.write(demoBanner(running, resolve(env.cwd, options.db ?? DEMO_DB)))
+  env.stdout.write(demoBanner(running, displayDb(demoDb(options, env.cwd))))
   await untilStopped(signal)
   env.stderr.write('frontdesk: stopping the demo\n')
   await running.stop()

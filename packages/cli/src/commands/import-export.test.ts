@@ -2,18 +2,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cliFixture } from '../cli-fixture.test-util.ts'
+import { cliFixture, cliFixtureFor, titled } from '../cli-fixture.test-util.ts'
 import { importFormat } from './import.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
-const test = suite<{ f: Fixture }>('import, export and content commands', {} as { f: Fixture })
+const test = suite<{ f: Fixture }>(titled('import, export and content commands', import.meta.url), {} as { f: Fixture })
 test.before.each(async (context) => {
-  context.f = cliFixture()
+  context.f = await cliFixtureFor(import.meta.url)
   await context.f.run(['tenant', 'create', 'acme'])
 })
-test.after.each((context) => {
-  context.f.cleanup()
-})
+test.after.each((context) => context.f.cleanup())
 
 const records = [
   { kind: 'category', code: 'news', name: 'ニュース', fields: [{ name: 'area', type: 'select', options: ['東京', '大阪'] }] },

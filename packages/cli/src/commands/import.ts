@@ -54,11 +54,20 @@ export function checkImportFile(file: string, env: CliEnv): void {
   if (stat.isDirectory()) throw new UsageError(`Cannot read ${path}: it is a directory, not a file`)
 }
 
-/** The records of `file` (`-` = stdin), read as a stream. */
+/**
+ * The records of `file` (`-` = stdin), read as a stream. The file is opened when reading
+ * starts: a stream opened earlier reports a missing file before anyone listens (while the
+ * store is still connecting), which would crash the process instead of failing the import.
+ */
 export function readImportFile(file: string, format: ImportFormat, env: CliEnv): AsyncIterable<ImportItem> {
   checkImportFile(file, env)
-  const input = (file === '-' ? env.stdin : createReadStream(resolve(env.cwd, file))) as AsyncIterable<Buffer | string>
-  return format === 'json' ? readJsonDocument(input) : readNdjson(input)
+  return {
+    [Symbol.asyncIterator]() {
+      const input = file === '-' ? env.stdin : createReadStream(resolve(env.cwd, file))
+      const records = format === 'json' ? readJsonDocument(input as AsyncIterable<Buffer | string>) : readNdjson(input)
+      return records[Symbol.asyncIterator]()
+    },
+  }
 }
 
 /**

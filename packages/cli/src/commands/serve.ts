@@ -8,7 +8,7 @@ import type { Frontdesk, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
 import type { AccessLogger, ServerTransport } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
-import { dbPathOf, openStore } from '../session.ts'
+import { dbPathOf, isPostgresUrl, openStore } from '../session.ts'
 import { parseRateLimit } from './key.ts'
 
 /** Options of `frontdesk serve`. */
@@ -48,9 +48,12 @@ export const DEFAULT_PORT = 8443
 /** How long a stopping server waits for requests in flight. */
 const DRAIN_MS = 10_000
 
-/** Where `--dev-cert` keeps its certificate: `.frontdesk/` in the database's directory. */
-export function devCertDir(dbPath: string): string {
-  return join(dirname(dbPath), '.frontdesk')
+/**
+ * Where `--dev-cert` keeps its certificate: `.frontdesk/` beside the database file, or in the
+ * working directory for a PostgreSQL database.
+ */
+export function devCertDir(dbPath: string, cwd: string = process.cwd()): string {
+  return join(isPostgresUrl(dbPath) ? cwd : dirname(dbPath), '.frontdesk')
 }
 
 /**
@@ -70,7 +73,7 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
   }
   if (options.devCert === true) {
     const { ensureDevCert } = await import('@frontdesk/http')
-    const dev = await ensureDevCert(devCertDir(dbPath))
+    const dev = await ensureDevCert(devCertDir(dbPath, cwd))
     return { transport: { tls: { cert: dev.cert, key: dev.key } }, certPath: dev.certPath }
   }
   if (options.cert === undefined || options.key === undefined) throw new UsageError('--cert and --key go together')
@@ -87,17 +90,21 @@ export async function startServer(
   transport: ServerTransport,
   options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number; onAccess?: AccessLogger },
 ): Promise<RunningServer> {
-  const [{ createSqliteSearch }, { createFrontdesk }, { createServer }] = await Promise.all([
-    import('@frontdesk/adapter-sqlite'),
-    import('@frontdesk/core'),
-    import('@frontdesk/http'),
-  ])
+  const [{ createFrontdesk }, { createServer }] = await Promise.all([import('@frontdesk/core'), import('@frontdesk/http')])
   const store = await openStore(dbPath)
-  const search = createSqliteSearch(store)
+  // Hint: the SQLite search index reads the SQLite file; a PostgreSQL store serves without one
+  // until the storage-independent engine takes its change feed.
+  const search = store instanceof (await import('@frontdesk/adapter-sqlite')).SqliteStore
+    ? (await import('@frontdesk/adapter-sqlite')).createSqliteSearch(store)
+    : null
   try {
-    const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
+    const frontdesk = createFrontdesk({
+      store,
+      ...(search === null ? {} : { search }),
+      ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
+    })
     // Hint: building the index now keeps the first search request fast.
-    await search.warmUp()
+    await search?.warmUp()
     const server = createServer(frontdesk, transport, options.onAccess === undefined ? {} : { onAccess: options.onAccess })
     const host = options.host ?? '127.0.0.1'
     const port = await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
@@ -109,12 +116,12 @@ export async function startServer(
       store,
       async stop(drainMs = DRAIN_MS) {
         await drain(server, drainMs)
-        await search.close()
+        await search?.close()
         await store.close()
       },
     }
   } catch (error) {
-    await search.close()
+    await search?.close()
     await store.close()
     throw error
   }
@@ -218,10 +225,11 @@ export function register(program: Command, env: CliEnv): void {
 /** The end of `frontdesk serve --help`: global option, environment, endpoints, logs and signals. */
 export const SERVE_HELP = `
 Global option:
-  --db <path>          SQLite database file (default: $FRONTDESK_DB, else ./frontdesk.db)
+  --db <database>      SQLite database file, or postgres://user:password@host:port/database
+                       (default: $FRONTDESK_DB, else ./frontdesk.db)
 
 Environment variables:
-  FRONTDESK_DB         database file when --db is not given (default ./frontdesk.db)
+  FRONTDESK_DB         database file or PostgreSQL URL when --db is not given (default ./frontdesk.db)
   FRONTDESK_DEBUG=1    print the stacks of errors (and their causes) on stderr
 
 Exactly one of --cert/--key, --dev-cert or --behind-proxy is required: the API is never
@@ -242,6 +250,7 @@ Signals: SIGTERM or SIGINT stops accepting connections, lets requests in flight 
 Examples:
   frontdesk serve --dev-cert
   frontdesk --db /var/lib/frontdesk/frontdesk.db serve --behind-proxy --port 8080 --trusted-proxy 10.0.0.0/8
+  FRONTDESK_DB=postgres://frontdesk:secret@db.internal:5432/frontdesk frontdesk serve --behind-proxy
 `
 
 /** Parses a `--port` value: an integer from 0 to 65535. */

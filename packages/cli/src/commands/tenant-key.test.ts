@@ -1,19 +1,17 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseApiKey } from '@frontdesk/core'
-import { cliFixture } from '../cli-fixture.test-util.ts'
+import { cliFixture, cliFixtureFor, titled } from '../cli-fixture.test-util.ts'
 import { bufferOutput } from '../env.ts'
 import { keyCreate, keyList } from './key.ts'
 import { tenantCreate, tenantList } from './tenant.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
-const test = suite<{ f: Fixture }>('tenant and key commands', {} as { f: Fixture })
-test.before.each((context) => {
-  context.f = cliFixture()
+const test = suite<{ f: Fixture }>(titled('tenant and key commands', import.meta.url), {} as { f: Fixture })
+test.before.each(async (context) => {
+  context.f = await cliFixtureFor(import.meta.url)
 })
-test.after.each((context) => {
-  context.f.cleanup()
-})
+test.after.each((context) => context.f.cleanup())
 
 test('tenant create prints one line; tenant list an aligned table', async ({ f }) => {
   const created = await f.run(['tenant', 'create', 'acme', '--name', 'Acme Inc.'])

@@ -9,6 +9,18 @@ import type { Credentials, Principal } from './principal.ts'
 /** `last_used_at` is written at most this often per key (CONTRACT §3). */
 const TOUCH_INTERVAL_MS = 60_000
 
+/** Keys whose last-use stamp each process remembers at most (then it starts again). */
+const MAX_REMEMBERED_STAMPS = 10_000
+
+const stamps = new WeakMap<Context, Map<string, number>>()
+
+/** When this process last stamped each key (clock ms), per application. */
+function stampsOf(ctx: Context): Map<string, number> {
+  let map = stamps.get(ctx)
+  if (map === undefined) stamps.set(ctx, (map = new Map()))
+  return map
+}
+
 /**
  * Checks a request's credentials and the permission its endpoint needs, in CONTRACT §2's
  * order: credential (401/403) first, then permission (403). Throws `AuthError`,
@@ -52,9 +64,18 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
 async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Promise<void> {
   const now = ctx.clock.now()
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < TOUCH_INTERVAL_MS) return
+  // Hint: requests that read the key before this process's stamp committed (a burst on a store
+  // over the network) would each stamp it again; the process remembers what it wrote.
+  const stamped = stampsOf(ctx)
+  const last = stamped.get(keyId)
+  if (last !== undefined && now - last < TOUCH_INTERVAL_MS && now >= last) return
+  if (stamped.size >= MAX_REMEMBERED_STAMPS) stamped.clear()
+  stamped.set(keyId, now)
   try {
     await ctx.store.updateApiKey(keyId, { last_used_at: isoAt(now) })
   } catch (error) {
+    // Not written after all: the next request tries again.
+    if (stamped.get(keyId) === now) stamped.delete(keyId)
     if (!(error instanceof StorageUnavailableError)) throw error
   }
 }

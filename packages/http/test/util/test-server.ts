@@ -4,14 +4,33 @@ import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openTestStore } from '@frontdesk/adapter-postgres/testing'
 import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Clock, Frontdesk, FrontdeskHooks, ResponseCacheOptions, Store, Tenant } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
 import type { ServerOptions } from '@frontdesk/http'
 import { createDevCert, createServer } from '@frontdesk/http'
 
+/** The stores the behaviour tests run on. */
+export type TestStoreKind = 'sqlite' | 'postgres'
+
+/**
+ * The store a test module runs on: `postgres` when it was imported with `?store=postgres`
+ * (`on-postgres.test.ts` imports the behaviour tests once more that way), else `sqlite`.
+ */
+export function storeOf(moduleUrl: string): TestStoreKind {
+  return new URL(moduleUrl).searchParams.get('store') === 'postgres' ? 'postgres' : 'sqlite'
+}
+
+/** A suite title for a test module: `title` on SQLite, `title (PostgreSQL)` on PostgreSQL. */
+export function titled(title: string, moduleUrl: string): string {
+  return storeOf(moduleUrl) === 'postgres' ? `${title} (PostgreSQL)` : title
+}
+
 /** Options of `startTestServer`. */
 export interface TestServerOptions {
+  /** The store behind the server (default SQLite, with its search index; PostgreSQL has no search engine yet). */
+  store?: TestStoreKind
   clock?: Clock
   cache?: ResponseCacheOptions
   hooks?: FrontdeskHooks
@@ -43,7 +62,7 @@ export interface TestRequestOptions {
   body?: unknown
 }
 
-/** A running test server over its own SQLite file. */
+/** A running test server over its own SQLite file or PostgreSQL database. */
 export interface TestServer {
   /** `https://127.0.0.1:<port>` */
   url: string
@@ -75,11 +94,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   certificate ??= createDevCert()
   const pems = await certificate
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-http-'))
-  const store = openSqliteStore({ path: join(dir, 'test.db') })
-  const search = createSqliteSearch(store)
+  let store: Store
+  let search: ReturnType<typeof createSqliteSearch> | null = null
+  let release: () => Promise<void>
+  if (options.store === 'postgres') {
+    const opened = await openTestStore()
+    store = opened.store
+    release = opened.cleanup
+  } else {
+    const sqlite = openSqliteStore({ path: join(dir, 'test.db') })
+    store = sqlite
+    search = createSqliteSearch(sqlite)
+    release = () => sqlite.close()
+  }
   const frontdesk = createFrontdesk({
     store,
-    search,
+    ...(search === null ? {} : { search }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.failedAuthRate === undefined ? {} : { failedAuthRate: options.failedAuthRate }),
@@ -116,8 +146,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     request: (method, path, requestOptions = {}) => testRequest(url, pems.cert, method, path, requestOptions),
     async close() {
       await closeServer(server)
-      await search.close()
-      await store.close()
+      await search?.close()
+      await release()
       rmSync(dir, { recursive: true, force: true })
     },
   }

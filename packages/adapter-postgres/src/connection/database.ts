@@ -1,0 +1,133 @@
+import pg from 'pg'
+import type { PoolClient, QueryResultRow } from 'pg'
+import type { Sql, SqlParam } from './sql.ts'
+import { queryConfig } from './sql.ts'
+import { isTransientError, toStorageError } from './storage-error.ts'
+
+/** Connection settings of a store (see `PostgresStoreOptions` for their meaning and defaults). */
+export interface ConnectionSettings {
+  url: string
+  poolSize: number
+  connectTimeoutMs: number
+  statementTimeoutMs: number
+}
+
+/**
+ * The node-postgres client settings of every connection a store opens: synchronous commit on
+ * (a commit is durable before it is acknowledged, whatever the server's default), a statement
+ * timeout on the server and a slightly longer one on the client (for a server that stopped
+ * answering), a connect timeout, TCP keep-alive.
+ */
+export function clientConfig(settings: ConnectionSettings): pg.ClientConfig {
+  return {
+    connectionString: settings.url,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    query_timeout: settings.statementTimeoutMs + 2_000,
+    options: '-c synchronous_commit=on',
+    application_name: 'frontdesk',
+    keepAlive: true,
+  }
+}
+
+/**
+ * The pool of a store: every statement outside a transaction runs on any of its connections,
+ * and `connect` lends one for a transaction. Transient failures (see `isTransientError`) come out
+ * as `StorageUnavailableError` and the connection they broke is discarded, so the pool heals by
+ * itself once the server is back.
+ */
+export class Database implements Sql {
+  readonly #pool: pg.Pool
+  readonly #guarded = new WeakSet<PoolClient>()
+  #closed = false
+
+  constructor(settings: ConnectionSettings) {
+    this.#pool = new pg.Pool({ ...clientConfig(settings), max: settings.poolSize, idleTimeoutMillis: 30_000 })
+    // Hint: an idle connection the server ended (restart, pg_terminate_backend) is reported
+    // here; without a listener it would crash the process. The pool drops it by itself.
+    this.#pool.on('error', () => {})
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  async rows<R extends QueryResultRow>(text: string, params?: readonly SqlParam[]): Promise<R[]> {
+    return (await this.#query<R>(text, params)).rows
+  }
+
+  async run(text: string, params?: readonly SqlParam[]): Promise<number> {
+    return (await this.#query(text, params)).rowCount ?? 0
+  }
+
+  /** A connection of the pool for `work` (a transaction); released afterwards, discarded when `work` broke it. */
+  async connect<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#checkout()
+    let broken: Error | undefined
+    try {
+      return await work(client)
+    } catch (error) {
+      if (isTransientError(error)) broken = error instanceof Error ? error : new Error('connection broken')
+      throw error
+    } finally {
+      client.release(broken)
+    }
+  }
+
+  /** Ends every connection. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#pool.end()
+  }
+
+  async #query<R extends QueryResultRow>(text: string, params?: readonly SqlParam[]): Promise<pg.QueryResult<R>> {
+    const client = await this.#checkout()
+    try {
+      const result = await client.query<R>(queryConfig(text, params))
+      client.release()
+      return result
+    } catch (error) {
+      client.release(isTransientError(error) ? (error as Error) : undefined)
+      throw toStorageError(error)
+    }
+  }
+
+  async #checkout(): Promise<PoolClient> {
+    if (this.#closed) throw new Error('The store is closed')
+    let client: PoolClient
+    try {
+      client = await this.#pool.connect()
+    } catch (error) {
+      throw toStorageError(error)
+    }
+    // Hint: a connection the server ends while it is lent out (between two statements of a
+    // transaction) emits 'error', which would crash the process unheard; its next statement
+    // fails instead, and the connection is discarded on release.
+    if (!this.#guarded.has(client)) {
+      client.on('error', () => {})
+      this.#guarded.add(client)
+    }
+    return client
+  }
+}
+
+/** Runs one statement on a lent connection, with transient errors as `StorageUnavailableError`. */
+export function clientSql(client: PoolClient): Sql {
+  return {
+    async rows<R extends QueryResultRow>(text: string, params?: readonly SqlParam[]): Promise<R[]> {
+      try {
+        return (await client.query<R>(queryConfig(text, params))).rows
+      } catch (error) {
+        throw toStorageError(error)
+      }
+    },
+    async run(text: string, params?: readonly SqlParam[]): Promise<number> {
+      try {
+        return (await client.query(queryConfig(text, params))).rowCount ?? 0
+      } catch (error) {
+        throw toStorageError(error)
+      }
+    },
+  }
+}

