@@ -1,5 +1,5 @@
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
-import { createSqliteSearch } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine } from '@frontdesk/search'
 import type { Principal } from '@frontdesk/core'
 import { createFrontdesk } from '@frontdesk/core'
 import type { DatasetFacts } from './dataset.ts'
@@ -51,7 +51,7 @@ export async function measureInProcess(
   log: (line: string) => void,
 ): Promise<InProcessResults> {
   // Hint: no snapshot file: this index must not leave anything the server's first start could reuse.
-  const search = createSqliteSearch(store, { snapshotDir: null })
+  const search = createSearchEngine({ store, snapshots: null })
   // No response cache: every call does the work a cache miss does.
   const frontdesk = createFrontdesk({ store, search, cache: { maxEntries: 0 } })
   try {

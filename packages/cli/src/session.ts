@@ -10,6 +10,8 @@ export const DEFAULT_DB = './frontdesk.db'
 export interface Session {
   /** Absolute path of the database file. */
   path: string
+  /** Absolute path of the directory of the search index snapshots (see `searchDirOf`). */
+  searchDir: string
   store: Store
   frontdesk: Frontdesk
   /** What the core use cases take. */
@@ -27,11 +29,27 @@ export function dbPathOf(command: Command, env: CliEnv): string {
   return resolve(env.cwd, path)
 }
 
+/** Where the search index snapshots of the database at `dbPath` are kept by default: `<database file>.search` beside it. */
+export function defaultSearchDir(dbPath: string): string {
+  return `${dbPath}.search`
+}
+
 /**
- * Opens the database at `path` (created and migrated on first use). SQLite and the HTTP
- * machinery are imported here, lazily, so that `--help` and usage errors stay fast.
+ * The search snapshot directory of this invocation: the global `--search-dir` (given before or
+ * after the subcommand), else `<database file>.search`, resolved against `env.cwd`. `serve`
+ * restores each tenant's search index from there, `import` writes it there.
  */
-export async function openSession(path: string): Promise<Session> {
+export function searchDirOf(command: Command, env: CliEnv, dbPath: string): string {
+  const given: unknown = command.optsWithGlobals()['searchDir']
+  return typeof given === 'string' && given !== '' ? resolve(env.cwd, given) : defaultSearchDir(dbPath)
+}
+
+/**
+ * Opens the database at `path` (created and migrated on first use), its search snapshots in
+ * `searchDir`. SQLite and the HTTP machinery are imported here, lazily, so that `--help` and
+ * usage errors stay fast.
+ */
+export async function openSession(path: string, searchDir = defaultSearchDir(path)): Promise<Session> {
   const [{ openSqliteStore }, { createFrontdesk, FrontdeskError, UsageError }] = await Promise.all([
     import('@frontdesk/adapter-sqlite'),
     import('@frontdesk/core'),
@@ -46,12 +64,13 @@ export async function openSession(path: string): Promise<Session> {
     throw new UsageError(`Cannot open the database ${path}: ${reason}`, { cause: error })
   }
   const frontdesk = createFrontdesk({ store })
-  return { path, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }
+  return { path, searchDir, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }
 }
 
 /** Runs `work` with the session of this invocation's database, closing it afterwards. */
 export async function withSession<T>(command: Command, env: CliEnv, work: (session: Session) => Promise<T>): Promise<T> {
-  const session = await openSession(dbPathOf(command, env))
+  const path = dbPathOf(command, env)
+  const session = await openSession(path, searchDirOf(command, env, path))
   try {
     return await work(session)
   } finally {

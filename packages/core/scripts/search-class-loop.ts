@@ -5,7 +5,8 @@
  * their time. Prints the CPU per search, and the part of it inside the engine (`SearchPort.search`,
  * by the wall clock).
  */
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 import { createFrontdesk } from '@frontdesk/core'
 import { Dataset } from '../../../bench/dataset.ts'
 import type { QueryClass } from '../../../bench/queries.ts'
@@ -18,7 +19,7 @@ if (path === undefined || key === undefined || itemsArg === undefined || classNa
 const dataset = new Dataset(Number(itemsArg))
 for (const _ of dataset.records());
 const store = openSqliteStore({ path })
-const search = createSqliteSearch(store)
+const search = createSearchEngine({ store, snapshots: directorySnapshots(`${path}.search`) })
 await search.warmUp()
 // The engine's share, by the wall clock from call to answer: searches run one at a time, so
 // that is its CPU time (and its freshness check), when the machine is not busy elsewhere.

@@ -8,7 +8,8 @@
  * prints KEY); queries are chosen as the benchmark chooses them. Cold: a new frontdesk per round (no found items), each query once; warm: the same
  * frontdesk again.
  */
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine } from '@frontdesk/search'
 import { createFrontdesk } from '@frontdesk/core'
 import { Dataset } from '../../../bench/dataset.ts'
 import type { QueryClass } from '../../../bench/queries.ts'
@@ -22,7 +23,7 @@ const dataset = new Dataset(Number(itemsArg))
 for (const _ of dataset.records());
 
 const store = openSqliteStore({ path })
-const search = createSqliteSearch(store, { snapshotDir: null })
+const search = createSearchEngine({ store })
 await search.warmUp()
 const chooser = createFrontdesk({ store, search, cache: { maxEntries: 0 } })
 const principal = await chooser.authenticate({ apiKey: key, authorization: false }, 'cms:search')

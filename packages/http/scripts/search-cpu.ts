@@ -14,7 +14,8 @@ import type { ChildProcess } from 'node:child_process'
 import { fork, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine } from '@frontdesk/search'
 import { createFrontdesk } from '@frontdesk/core'
 import { handle } from '@frontdesk/http'
 import { Dataset } from '../../../bench/dataset.ts'
@@ -34,7 +35,7 @@ const CLI = process.env.FRONTDESK_CLI ?? fileURLToPath(new URL('../../cli/bin/fr
 const dataset = new Dataset(Number(itemsArg))
 for (const _ of dataset.records());
 const store = openSqliteStore({ path })
-const search = createSqliteSearch(store, { snapshotDir: null })
+const search = createSearchEngine({ store })
 await search.warmUp()
 const frontdesk = createFrontdesk({ store, search, cache: { maxEntries: 0 } })
 const principal = await frontdesk.authenticate({ apiKey: key, authorization: false }, 'cms:search')

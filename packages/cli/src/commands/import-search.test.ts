@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SearchBuildInfo } from '@frontdesk/adapter-sqlite'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import type { SearchBuildInfo } from '@frontdesk/search'
+import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 import type { SearchQuery } from '@frontdesk/core'
 import { parseQueryTerms } from '@frontdesk/core'
 import { suite } from 'uvu'
@@ -27,7 +28,7 @@ const q = (text: string): SearchQuery => ({ terms: parseQueryTerms(text), now: '
 async function startLikeServe(f: Fixture, text: string): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
   const store = openSqliteStore({ path: f.db })
   const builds: SearchBuildInfo[] = []
-  const search = createSqliteSearch(store, { warmUp: false, onBuild: (info) => builds.push(info) })
+  const search = createSearchEngine({ store, snapshots: directorySnapshots(`${f.db}.search`), warmUp: false, onBuild: (info) => builds.push(info) })
   try {
     const tenant = await store.getTenantByCode('acme')
     const result = await search.search(tenant?.id ?? '', q(text))
@@ -63,7 +64,7 @@ test('a first import is indexed while it writes: its snapshot is the one a build
   assert.is(imported.stderr, '')
   const [name] = readdirSync(`${f.db}.search`)
   const store = openSqliteStore({ path: f.db })
-  const search = createSqliteSearch(store, { warmUp: false, snapshotDir: join(f.dir, 'rebuilt') })
+  const search = createSearchEngine({ store, warmUp: false, snapshots: directorySnapshots(join(f.dir, 'rebuilt')) })
   try {
     const tenant = await store.getTenantByCode('acme')
     assert.ok(await search.saveSnapshot(tenant?.id ?? ''))
@@ -83,7 +84,7 @@ test('a dry run, a failed import and an import changing nothing searchable write
   const inquiries = await f.run(['import', '-', '--tenant', 'acme'], { stdin: line({ kind: 'inquiry_category', code: 'sales', name: 'Sales' }) })
   assert.is(inquiries.code, 0)
   assert.not.ok(existsSync(`${f.db}.search`))
-  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['database'], slugs: [] })
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['store'], slugs: [] })
 })
 
 test('a snapshot that cannot be written is a warning: the import succeeds and the next start builds from the database', async ({ f }) => {
@@ -93,7 +94,7 @@ test('a snapshot that cannot be written is a warning: the import succeeds and th
   assert.match(imported.stdout, /^Imported 2 records into tenant acme:/)
   assert.match(imported.stderr, /^warning: the search index snapshot was not saved \(cannot write to .*frontdesk\.db\.search\); `frontdesk serve` will build the index on its next start\n$/)
   assert.ok(statSync(`${f.db}.search`).isFile())
-  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['database'], slugs: ['a'] })
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['store'], slugs: ['a'] })
 })
 
 test.run()

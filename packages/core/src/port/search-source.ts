@@ -17,8 +17,9 @@ export interface SearchSourceItem {
 export interface SearchSource {
   /**
    * At most `limit` items of the tenant (any status) with `id > after` (`null`: from the
-   * first) and, with `before`, `id < before`, in id order: tags by name in their order, field
-   * values keyed by field id, as `getContent` would give them.
+   * first) and, with `before`, `id < before`, in id order (ids compared by code point, as
+   * SQLite's `BINARY` and PostgreSQL's `"C"` collations do): tags by name in their order, field
+   * values keyed by field id in that order, as `getContent` would give them.
    */
   readSearchItems(tenantId: string, range: { after: string | null; before?: string | null }, limit: number): Promise<SearchSourceItem[]>
   /** How many items the tenant has (any status). */

@@ -4,7 +4,8 @@ import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine } from '@frontdesk/search'
 import type { Clock, Frontdesk, FrontdeskHooks, ResponseCacheOptions, Store, Tenant } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
 import type { ServerOptions } from '@frontdesk/http'
@@ -76,7 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const pems = await certificate
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-http-'))
   const store = openSqliteStore({ path: join(dir, 'test.db') })
-  const search = createSqliteSearch(store)
+  const search = createSearchEngine({ store })
   const frontdesk = createFrontdesk({
     store,
     search,
