@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { CategoryRecord, ContentRecord, SearchQuery, SearchResult } from '@frontdesk/core'
 import { parseQueryTerms } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
@@ -148,6 +150,28 @@ test('a write through another connection is searchable within a second', async (
     if (record !== null) await tx.putContent({ ...record, status: 'published', title: 'First post again', version: record.version + 1 })
   })
   assert.ok(await eventually(async () => ids(await search.search('t1', query('again'))).join() === 'c1'))
+})
+
+/** Runs the writing child process (see test/util/write-items-child.ts) to its end. */
+function writeFromAnotherProcess(path: string, args: string[]): Promise<void> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/write-items-child.ts', import.meta.url)), path, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the writing process exited with ${code}`))))
+  })
+}
+
+test('a write committed by another process is searchable within a second, a deletion too', async ({ dir, store, search }) => {
+  await seed(store, 't1', [news], [aContent('t1', 'c1', 'news', { title: 'Harbour one' })])
+  assert.is((await search.search('t1', query('harbour'))).total, 1)
+  await writeFromAnotherProcess(join(dir, 'search.db'), ['t1', 'c2', 'Harbour two'])
+  const committed = performance.now()
+  assert.ok(await eventually(async () => ids(await search.search('t1', query('harbour'))).join() === 'c1,c2' || ids(await search.search('t1', query('harbour'))).join() === 'c2,c1', 1000))
+  assert.ok(performance.now() - committed < 1000)
+  await writeFromAnotherProcess(join(dir, 'search.db'), ['t1', 'c1'])
+  assert.ok(await eventually(async () => ids(await search.search('t1', query('harbour'))).join() === 'c2', 1000))
 })
 
 test('switching a category off hides its items, switching it on shows them again', async ({ store, other, search }) => {

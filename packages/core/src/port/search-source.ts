@@ -36,4 +36,22 @@ export interface SnapshotStore {
   read(name: string): Promise<Uint8Array | null>
   /** Saves `chunks` (concatenated) under `name`, all or nothing; `false` when it could not (read-only, full disk). */
   write(name: string, chunks: readonly Uint8Array[]): Promise<boolean>
+  /**
+   * Optional, for a store that keeps snapshots as local files: a temporary file the snapshot of
+   * `name` may be written to, by any thread of this process, and then made the snapshot
+   * (`publish`) or dropped (`discard`). An import's indexing worker writes its snapshot there
+   * while the import commits and publishes it once the commit succeeded; without it the
+   * snapshot is written after the commit. `null` when none can be made (read-only, full disk).
+   */
+  stagingFile?(name: string): Promise<StagedSnapshotFile | null>
+}
+
+/** A snapshot being written to a temporary local file (see `SnapshotStore.stagingFile`). */
+export interface StagedSnapshotFile {
+  /** The file to write the snapshot's bytes to (created with mode 0600 by whoever writes it). */
+  readonly path: string
+  /** Makes the written file the snapshot, all or nothing; `false` (and the file removed) when it could not. */
+  publish(): Promise<boolean>
+  /** Removes the file (best effort). */
+  discard(): Promise<void>
 }

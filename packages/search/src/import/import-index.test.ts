@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
-import type { CategoryRecord, ContentRecord, ContentWriter, TagRecord } from '@frontdesk/core'
+import type { CategoryRecord, ContentRecord, ContentWriter, SnapshotStore, TagRecord } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -79,7 +79,7 @@ async function importing(ctx: World, work: (tx: ContentWriter) => Promise<void>)
 }
 
 /** The snapshot file saved beside the database, and the one a build from the database writes now. */
-async function bothSnapshots(ctx: World): Promise<{ imported: Buffer; rebuilt: Buffer }> {
+async function bothSnapshots(ctx: World, inDirectory = true): Promise<{ imported: Buffer; rebuilt: Buffer }> {
   const rebuiltDir = join(ctx.dir, 'rebuilt')
   const search = createSearchEngine({ store: ctx.store, warmUp: false, snapshots: directorySnapshots(rebuiltDir) })
   try {
@@ -87,7 +87,8 @@ async function bothSnapshots(ctx: World): Promise<{ imported: Buffer; rebuilt: B
   } finally {
     await search.close()
   }
-  return { imported: readFileSync(join(`${ctx.path}.search`, snapshotFileName('t1'))), rebuilt: readFileSync(join(rebuiltDir, snapshotFileName('t1'))) }
+  const rebuilt = readFileSync(join(rebuiltDir, snapshotFileName('t1')))
+  return { imported: inDirectory ? readFileSync(join(`${ctx.path}.search`, snapshotFileName('t1'))) : Buffer.alloc(0), rebuilt }
 }
 
 const snapshotPath = (ctx: World) => join(`${ctx.path}.search`, snapshotFileName('t1'))
@@ -107,7 +108,7 @@ test('items written out of id order, some twice, some deleted: the snapshot a bu
     await tx.putCategory({ ...(categories[1] as CategoryRecord), name: 'Renamed' })
   })
   assert.is(outcome, 'saved')
-  assert.equal(readdirSync(`${ctx.path}.search`), [snapshotFileName('t1')])
+  assert.equal(readdirSync(`${ctx.path}.search`), [snapshotFileName('t1')], 'published, no temporary file left')
   const { imported, rebuilt } = await bothSnapshots(ctx)
   assert.ok(imported.equals(rebuilt), 'same bytes')
 })
@@ -191,6 +192,28 @@ test('a snapshot directory that cannot be created: unwritable, the import stands
     for (const item of items) await tx.putContent(item)
   })
   assert.is(outcome, 'unwritable')
+})
+
+test('a snapshot store without staging files gets the same snapshot, written after the commit; a directory leaves no temporary file', async (ctx) => {
+  const { categories, tags, items } = corpus(120)
+  const saved = new Map<string, Uint8Array>()
+  const memory: SnapshotStore = {
+    read: async (name) => saved.get(name) ?? null,
+    write: async (name, chunks) => {
+      saved.set(name, Buffer.concat(chunks))
+      return true
+    },
+  }
+  const write = async (tx: ContentWriter) => {
+    for (const category of categories) await tx.putCategory(category)
+    for (const tag of tags) await tx.putTag(tag)
+    for (const item of items) await tx.putContent(item)
+  }
+  const indexing = indexWhileImporting({ tenantId: 't1', snapshots: memory })
+  await ctx.store.transaction(write, { bulk: true, observer: indexing.observer })
+  assert.is(await indexing.finish(), 'saved')
+  const { rebuilt } = await bothSnapshots(ctx, false)
+  assert.ok(Buffer.from(saved.get('t1') ?? []).equals(rebuilt), 'same bytes')
 })
 
 test('without a place for snapshots: nothing is indexed alongside', async (ctx) => {

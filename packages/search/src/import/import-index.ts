@@ -1,4 +1,5 @@
-import type { CategoryRecord, ContentReader, ContentRecord, FeedPosition, SnapshotStore, TransactionObserver } from '@frontdesk/core'
+import type { CategoryRecord, ContentReader, ContentRecord, FeedPosition, SnapshotStore, StagedSnapshotFile, TransactionObserver } from '@frontdesk/core'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { encodeSnapshot } from '../snapshots/snapshot-codec.ts'
 import type { Writes } from './import-analysis.ts'
@@ -41,10 +42,17 @@ const WORKER_TASK = 'frontdesk-import-index'
 type ToWorker =
   | { kind: 'begin'; categories: CategoryRecord[] }
   | { kind: 'writes'; writes: Writes }
-  | { kind: 'end'; categories: CategoryRecord[]; tags: [string, string][]; position: FeedPosition }
+  /** `file`: where to write the snapshot (a staging file), else its bytes come back. */
+  | { kind: 'end'; categories: CategoryRecord[]; tags: [string, string][]; position: FeedPosition; file: string | null }
 
-/** Messages of the worker to the import: the snapshot's bytes, or `null` when it was not built (see `ImportAnalysis.end`). */
-type FromWorker = { kind: 'built'; chunks: Uint8Array[] | null } | { kind: 'failed'; message: string }
+/**
+ * Messages of the worker to the import: the snapshot written to the staging file (`written`:
+ * whether that worked), or its bytes, or `null` when it was not built (see `ImportAnalysis.end`).
+ */
+type FromWorker =
+  | { kind: 'built'; chunks: Uint8Array[] | null }
+  | { kind: 'written'; written: boolean }
+  | { kind: 'failed'; message: string }
 
 /**
  * Indexes a tenant's items for search while an import's transaction writes them, on a worker
@@ -52,14 +60,15 @@ type FromWorker = { kind: 'built'; chunks: Uint8Array[] | null } | { kind: 'fail
  * in the transaction's options), the items go to the worker in batches, and the worker
  * analyses them meanwhile (`ImportAnalysis`). When the writes end, still inside the
  * transaction, the worker is told the committed state (categories, tag names, the feed
- * position the commit will stand at) and puts the snapshot's bytes together while the store
- * commits; `finish`, after the commit, writes them to `snapshots`: the snapshot
- * `SearchEngine.saveSnapshot` would write after reading every item back from the store and
- * analysing it then, one phase after the other on one core.
+ * position the commit will stand at) and puts the snapshot together while the store commits,
+ * writing it to a staging file when `snapshots` offers one (`stagingFile`, as a directory
+ * does); `finish`, after the commit, publishes that file (a rename), or writes the bytes the
+ * worker handed back: the snapshot `SearchEngine.saveSnapshot` would write after reading every
+ * item back from the store and analysing it then, one phase after the other on one core.
  *
  * Only for a tenant with no items when the transaction begins (its first import): anything
  * else, a changed category or tag name under analysed items, a worker that fails or is too
- * slow, ends as 'unused', and the caller builds from the store as before. Nothing is written
+ * slow, ends as 'unused', and the caller builds from the store as before. Nothing is published
  * before `finish`, so a failed or rolled-back import leaves no snapshot behind.
  */
 export function indexWhileImporting(options: ImportIndexOptions): ImportIndexing {
@@ -71,12 +80,21 @@ export function indexWhileImporting(options: ImportIndexOptions): ImportIndexing
   let ended = false
   let result: FromWorker | null = null
   let reply: ((message: FromWorker) => void) | null = null
+  let staged: StagedSnapshotFile | null = null
+  /** Whether the transaction wrote any item of the tenant (else nothing is staged: no directory made for an import of inquiry categories). */
+  let wroteItems = false
   const batch = new WriteBatch()
   const stop = async () => {
     failed = true
     const running = worker
     worker = null
     if (running !== null) await running.terminate()
+  }
+  // Hint: after `stop`: the worker may have written the staging file, which is never published then.
+  const discard = async () => {
+    await stop()
+    await staged?.discard()
+    staged = null
   }
   const received = (message: FromWorker) => {
     result ??= message
@@ -134,6 +152,7 @@ export function indexWhileImporting(options: ImportIndexOptions): ImportIndexing
     content: (r: ContentRecord) =>
       guarded(() => {
         if (r.tenant_id !== tenantId) return
+        wroteItems = true
         batch.item(r)
         full()
       }),
@@ -154,7 +173,8 @@ export function indexWhileImporting(options: ImportIndexOptions): ImportIndexing
       guardedAsync(async () => {
         flush()
         const [categories, tags] = await Promise.all([tx.listCategories(tenantId), tx.listTags(tenantId)])
-        send({ kind: 'end', categories, tags: tags.map((tag): [string, string] => [tag.id, tag.name]), position })
+        if (wroteItems) staged = (await snapshots?.stagingFile?.(tenantId).catch(() => null)) ?? null
+        send({ kind: 'end', categories, tags: tags.map((tag): [string, string] => [tag.id, tag.name]), position, file: staged?.path ?? null })
         ended = true
       }),
   }
@@ -163,7 +183,7 @@ export function indexWhileImporting(options: ImportIndexOptions): ImportIndexing
     finish: async () => {
       const running = worker
       if (failed || !ended || running === null || snapshots === null) {
-        await stop()
+        await discard()
         return 'unused'
       }
       running.ref()
@@ -172,15 +192,21 @@ export function indexWhileImporting(options: ImportIndexOptions): ImportIndexing
         reply = resolve
         setTimeout(() => resolve({ kind: 'failed', message: 'timed out' }), timeoutMs).unref()
       })
+      let outcome: ImportIndexOutcome = 'unused'
       try {
         const message = await answer
-        if (message.kind !== 'built' || message.chunks === null) return 'unused'
-        return (await snapshots.write(tenantId, message.chunks).catch(() => false)) ? 'saved' : 'unwritable'
+        if (message.kind === 'written' && staged !== null) {
+          outcome = message.written && (await staged.publish()) ? 'saved' : 'unwritable'
+          if (outcome === 'saved') staged = null
+        } else if (message.kind === 'built' && message.chunks !== null) {
+          outcome = (await snapshots.write(tenantId, message.chunks).catch(() => false)) ? 'saved' : 'unwritable'
+        }
+        return outcome
       } finally {
-        await stop()
+        await discard()
       }
     },
-    abandon: () => stop(),
+    abandon: () => discard(),
   }
 }
 
@@ -224,12 +250,27 @@ function runWorker(): void {
         analysis = null
         if (tenant === null) return answer({ kind: 'built', chunks: null })
         const chunks = encodeSnapshot(message.position, tenant)
-        answer({ kind: 'built', chunks }, ownBuffers(chunks))
+        if (message.file !== null) answer({ kind: 'written', written: writeFile(message.file, chunks) })
+        else answer({ kind: 'built', chunks }, ownBuffers(chunks))
       }
     } catch (error) {
       answer({ kind: 'failed', message: error instanceof Error ? error.message : String(error) })
     }
   })
+}
+
+/** Writes the chunks to a new file readable by its owner only; `false` when it could not (the file is then left to `discard`). */
+function writeFile(path: string, chunks: readonly Uint8Array[]): boolean {
+  let fd: number | null = null
+  try {
+    fd = openSync(path, 'w', 0o600)
+    for (const chunk of chunks) for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset)
+    return true
+  } catch {
+    return false
+  } finally {
+    if (fd !== null) closeSync(fd)
+  }
 }
 
 /** The buffers that only these chunks use, which can be moved to the other thread instead of copied. */
