@@ -25,10 +25,10 @@ const content = (slug: string, title: string) => line({ kind: 'content', slug, t
 const q = (text: string): SearchQuery => ({ terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10 })
 
 /** What a server started now would do: how it gets the tenant's index, and what a search finds. */
-async function startLikeServe(f: Fixture, text: string): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
+async function startLikeServe(f: Fixture, text: string, searchDir = `${f.db}.search`): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
   const store = openSqliteStore({ path: f.db })
   const builds: SearchBuildInfo[] = []
-  const search = createSearchEngine({ store, snapshots: directorySnapshots(`${f.db}.search`), warmUp: false, onBuild: (info) => builds.push(info) })
+  const search = createSearchEngine({ store, snapshots: directorySnapshots(searchDir), warmUp: false, onBuild: (info) => builds.push(info) })
   try {
     const tenant = await store.getTenantByCode('acme')
     const result = await search.search(tenant?.id ?? '', q(text))
@@ -85,6 +85,14 @@ test('a dry run, a failed import and an import changing nothing searchable write
   assert.is(inquiries.code, 0)
   assert.not.ok(existsSync(`${f.db}.search`))
   assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['store'], slugs: [] })
+})
+
+test('--search-dir puts the snapshots elsewhere (a relative one against the working directory), and nothing beside the database', async ({ f }) => {
+  const imported = await f.run(['import', '-', '--tenant', 'acme', '--search-dir', 'snapshots/here'], { stdin: category + content('a', 'Lighthouse keeper') })
+  assert.is(imported.code, 0, imported.stderr)
+  assert.not.ok(existsSync(`${f.db}.search`))
+  assert.equal(readdirSync(join(f.dir, 'snapshots', 'here')).filter((name) => name.endsWith('.index')).length, 1)
+  assert.equal(await startLikeServe(f, 'lighthouse', join(f.dir, 'snapshots', 'here')), { sources: ['snapshot'], slugs: ['a'] })
 })
 
 test('a snapshot that cannot be written is a warning: the import succeeds and the next start builds from the database', async ({ f }) => {
