@@ -214,7 +214,6 @@ test('over random sequences of changes and searches, every answer with memos equ
   )
 })
 
-test.after(() => console.log('lists', (globalThis as any).__sets, (globalThis as any).__hits))
 test('the sequences reach the memos they are meant to test: common words past REMEMBER_TERM_FROM from the start', () => {
   const texts = Array.from({ length: POOL / 2 }, (_, n) => itemOf(n, 0)).map((record) => `${record.title} ${record.summary} ${record.body}`)
   const holding = (words: string[]) => texts.filter((text) => words.some((word) => text.includes(word))).length
