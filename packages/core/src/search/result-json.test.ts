@@ -80,7 +80,8 @@ test('a result is built once per terms and category, for the last few terms', ()
 
 test('search replies carry their bytes, the same as JSON.stringify of the body, also for items found again', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-result-json-'))
-  const store = openSqliteStore({ path: join(dir, 'core.db') })
+  // Hint: an item found again is the one built before only while the store hands out the same category records (its memo).
+  const store = openSqliteStore({ path: join(dir, 'core.db'), memo: true })
   const search = createSearchEngine({ store })
   try {
     const tenant = aTenant('t1')
