@@ -1,7 +1,7 @@
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { CategoryRecord, Principal, SearchPort, SearchResponseBody } from '@frontdesk/core'
 import { createFrontdesk, searchQueryKey } from '@frontdesk/core'
-import { createSqliteSearch } from './engine.ts'
+import { createSearchEngine } from './engine.ts'
 import type { FtsAnswer, FtsReference } from './fts-reference.ts'
 import type { SearchClass, SearchStreams } from './search-classes.ts'
 import { SEARCH_CLASS_IDS } from './search-classes.ts'
@@ -96,7 +96,7 @@ export async function measureInProcess(
   log: (line: string) => void,
 ): Promise<InProcessResults> {
   // Hint: no snapshot file: this index must not leave anything the server's first start could reuse.
-  const engine = createSqliteSearch(store, { snapshotDir: null })
+  const engine = createSearchEngine({ store, snapshots: null })
   // Every search reaching the engine, by the key of its memory of recent searches: all distinct means it answered none.
   const keys = new Set<string>()
   let calls = 0

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs'
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import { createSqliteSearch, indexWhileImporting } from './engine.ts'
 import type { ImportItem, ImportSummary } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
+import { createSearchEngine, directorySnapshots, indexWhileImporting } from '@frontdesk/search'
 import { Dataset } from './dataset.ts'
 
 /** The tenant every benchmark request uses. */
@@ -56,11 +56,12 @@ export async function seed(path: string, items: number, log: (line: string) => v
   let lastLog = importStart
   // As `frontdesk import`: a bulk load, the items indexed for search on a worker thread while they are written.
   const tenantId = (await store.getTenantByCode(TENANT))?.id ?? ''
-  store.loadInBulkNextTransaction()
-  const indexing = indexWhileImporting(store, tenantId)
+  const snapshots = directorySnapshots(`${path}.search`)
+  const indexing = indexWhileImporting({ tenantId, snapshots })
   const summary = await importRecords(ctx, {
     tenantCode: TENANT,
     records,
+    transaction: { bulk: true, observer: indexing.observer },
     onProgress: (done) => {
       const now = performance.now()
       if (now - lastLog > 5000) {
@@ -76,7 +77,7 @@ export async function seed(path: string, items: number, log: (line: string) => v
   let snapshotSaved = outcome === 'saved'
   if (outcome === 'unused') {
     // Hint: as the CLI falls back (`saveSearchSnapshot`): built from the committed rows.
-    const search = createSqliteSearch(store, { warmUp: false })
+    const search = createSearchEngine({ store, snapshots, warmUp: false })
     try {
       snapshotSaved = await search.saveSnapshot(tenantId)
     } finally {

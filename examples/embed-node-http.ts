@@ -12,12 +12,15 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createFrontdesk } from '@frontdesk/core'
 import { checkHealth, createDevCert, createHandler, formatAccessLog } from '@frontdesk/http'
+import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 
-const store = openSqliteStore({ path: process.env.FRONTDESK_DB ?? './frontdesk.db' })
-const search = createSqliteSearch(store)
+const dbPath = process.env.FRONTDESK_DB ?? './frontdesk.db'
+const store = openSqliteStore({ path: dbPath })
+// The search index is kept in memory, restored at start from the snapshots `frontdesk import` wrote.
+const search = createSearchEngine({ store, snapshots: directorySnapshots(`${dbPath}.search`) })
 const frontdesk = createFrontdesk({
   store,
   search,

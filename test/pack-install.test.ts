@@ -99,13 +99,14 @@ test('the installed packages hold dist/ (JavaScript, declarations, maps) and no 
 const EMBED = `
 import { once } from 'node:events'
 import * as http from 'node:http'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { FrontdeskClient } from '@frontdesk/client'
 import { createApiKey, createFrontdesk, createTenant, importRecords, listInquiries } from '@frontdesk/core'
 import { createHandler } from '@frontdesk/http'
+import { createSearchEngine } from '@frontdesk/search'
 
 const store = openSqliteStore({ path: 'embedded.db' })
-const search = createSqliteSearch(store)
+const search = createSearchEngine({ store })
 const frontdesk = createFrontdesk({ store, search })
 const ctx = frontdesk.context
 await createTenant(ctx, { code: 'acme' })
@@ -188,14 +189,15 @@ test('tsc type-checks a consumer, the examples and the README snippets against t
 import { FrontdeskApiError, FrontdeskCertificateError, FrontdeskClient } from '@frontdesk/client'
 import type { Frontdesk, InquiryRecord, Store } from '@frontdesk/core'
 import { createFrontdesk, listInquiries } from '@frontdesk/core'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine } from '@frontdesk/search'
 import type { NodeHandler } from '@frontdesk/http'
 import { createHandler } from '@frontdesk/http'
 import { main } from '@frontdesk/cli'
 
 const store = openSqliteStore({ path: 'typed.db' })
 const port: Store = store
-const frontdesk: Frontdesk = createFrontdesk({ store, search: createSqliteSearch(store) })
+const frontdesk: Frontdesk = createFrontdesk({ store, search: createSearchEngine({ store }) })
 const handler: NodeHandler = createHandler(frontdesk)
 const inquiries: InquiryRecord[] = await listInquiries(frontdesk.context, { tenantCode: 'acme' })
 const cms = new FrontdeskClient({ baseUrl: 'https://cms.example.com', apiKey: 'fdk_x' })

@@ -2,7 +2,7 @@ import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SearchPort } from '@frontdesk/core'
 import { createApiKey, createFrontdesk } from '@frontdesk/core'
 import { Dataset } from '../dataset.ts'
-import { createSqliteSearch } from '../engine.ts'
+import { createSearchEngine } from '../engine.ts'
 import type { SearchClass } from '../search-classes.ts'
 import { SEARCH_CLASS_IDS, SearchStreams } from '../search-classes.ts'
 
@@ -20,7 +20,7 @@ if (path === undefined || className === undefined || !(SEARCH_CLASS_IDS as strin
   throw new Error(`usage: bench/micro/search-class-loop.ts DB CLASS [SECONDS]; CLASS: ${SEARCH_CLASS_IDS.join(', ')}`)
 }
 const store = openSqliteStore({ path })
-const engine = createSqliteSearch(store, { snapshotDir: null })
+const engine = createSearchEngine({ store, snapshots: null })
 await engine.warmUp()
 let engineMs = 0
 const timed: SearchPort = {

@@ -2,7 +2,7 @@ import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk } from '@frontdesk/core'
 import { handle } from '@frontdesk/http'
 import { Dataset } from '../dataset.ts'
-import { createSqliteSearch } from '../engine.ts'
+import { createSearchEngine } from '../engine.ts'
 import type { SearchClass } from '../search-classes.ts'
 import { SEARCH_CLASS_IDS, SearchStreams } from '../search-classes.ts'
 
@@ -20,7 +20,7 @@ if (path === undefined) throw new Error(`usage: bench/micro/search-handle.ts DB 
 const runs = Number(runsArg ?? 300)
 const classes = (classesArg?.split(',') ?? SEARCH_CLASS_IDS) as SearchClass[]
 const store = openSqliteStore({ path })
-const engine = createSqliteSearch(store, { snapshotDir: null })
+const engine = createSearchEngine({ store, snapshots: null })
 await engine.warmUp()
 const frontdesk = createFrontdesk({ store, search: engine, cache: { maxEntries: 0 } })
 const { key } = await createApiKey(frontdesk.context, { tenantCode: 'bench', name: `micro-search ${Date.now()}`, permissions: ['cms:search'], rateLimit: 0 })

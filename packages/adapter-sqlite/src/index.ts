@@ -1,7 +1,3 @@
 export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CHANGE_LOG_RETENTION, openSqliteStore, SqliteStore } from './sqlite-store.ts'
 export type { SqliteStoreOptions } from './sqlite-store.ts'
 export { MIGRATIONS, SCHEMA_VERSION, migrate, schemaVersion } from './migrations/migrate.ts'
-export { createSqliteSearch, SqliteSearchIndex } from './search/sqlite-search.ts'
-export type { SearchableStore, SearchBuildInfo, SqliteSearchOptions } from './search/sqlite-search.ts'
-export { indexWhileImporting } from './search/import-index.ts'
-export type { ImportIndexing, ImportIndexOptions, ImportIndexOutcome } from './search/import-index.ts'

@@ -5,24 +5,29 @@ import type {
   StoredResponse, TagRecord, Tenant, TransactionOptions,
 } from '@frontdesk/core'
 import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
+import type { ReadMemo } from './connection/data-version-memo.ts'
+import { DataVersionMemo, READ_AFRESH } from './connection/data-version-memo.ts'
+import { dataVersionOf } from './connection/data-version-watch.ts'
 import { LOCK_WAIT_SLICE_MS, openConnection, TRANSACTION_CACHE_KIB } from './connection/open-connection.ts'
 import { toOpenError } from './connection/open-error.ts'
 import type { Connection } from './connection/statement-cache.ts'
 import { GroupCommit } from './connection/group-commit.ts'
 import { WriteGate } from './connection/write-gate.ts'
 import type { CommitDurability } from './connection/write-gate.ts'
-import { ContentAccess } from './content-access.ts'
-import type { TransactionObserver } from './connection/transaction-observer.ts'
 import { migrate } from './migrations/migrate.ts'
-import { DataVersionMemo } from './query/data-version-memo.ts'
-import { dataVersionOf } from './query/data-version-watch.ts'
+import { listContentsPage, tagLookup } from './query/list-page.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { currentPosition, readChanges } from './records/change-feed.ts'
 import { pruneChangeLog } from './records/change-log.ts'
 import { countContents, selectSearchItems } from './records/search-items.ts'
 import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
-import { selectCategories, selectCategory } from './records/categories.ts'
+import { selectCategories, selectCategory, selectCategoryByCode } from './records/categories.ts'
 import { ChangeSet } from './records/change-set.ts'
+import { selectContent, selectContentBySlug } from './records/contents.ts'
+import { selectContentsByIds } from './records/contents-by-ids.ts'
+import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode } from './records/inquiry-categories.ts'
+import { selectTag, selectTagByName, selectTags } from './records/tags.ts'
+import { TransactionWriter } from './records/transaction-writer.ts'
 import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
 import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
@@ -50,6 +55,12 @@ export interface SqliteStoreOptions {
    * content transaction. A search index that fell further behind rebuilds. Default 100,000.
    */
   changeLogRetention?: number
+  /**
+   * Remember reads that every request makes (API keys by hash, categories, tags, list filter
+   * counts, revisions) until the next commit of any connection. `false` reads every time: the
+   * same answers, slower. Default true, unless the environment variable `FRONTDESK_NO_MEMO` is `1`.
+   */
+  memo?: boolean
 }
 
 /** Default of `SqliteStoreOptions.busyTimeoutMs`. */
@@ -79,10 +90,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 export class SqliteStore implements Store {
   /** The database file. */
   readonly path: string
-  /**
-   * The reader connection, for adapter-internal reads (the search index). It is `query_only`:
-   * writes go through the store's methods.
-   */
+  /** The reader connection (`query_only`), for tests and diagnostics; writes go through the store's methods. */
   readonly db: Database
 
   readonly #reader: Connection
@@ -91,13 +99,11 @@ export class SqliteStore implements Store {
   readonly #inquiryBusyTimeoutMs: number
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
-  #nextObserver: TransactionObserver | null = null
-  #bulkNext = false
   readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; response: StoredResponse } | undefined }>
-  readonly #contents: ContentAccess
+  readonly #remembersRevisions: boolean
   readonly #revisions = new Map<string, number>()
-  /** Keys and categories, read on almost every request, kept until any connection commits. */
-  readonly #memo: DataVersionMemo
+  /** Keys, categories, tags and filter counts, read on almost every request, kept until any connection commits. */
+  readonly #memo: ReadMemo
   #dataVersion = -1
   /** The feed position as of reader `data_version` `#positionVersion`. */
   #position: FeedPosition = '0'
@@ -128,8 +134,8 @@ export class SqliteStore implements Store {
       insertInquiryRow(this.#writer, record)
       if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.response)
     }, this.#inquiryBusyTimeoutMs)
-    this.#contents = new ContentAccess(this.#reader, (step) => this.#read(step))
-    this.#memo = new DataVersionMemo(this.#reader)
+    this.#remembersRevisions = options.memo ?? process.env['FRONTDESK_NO_MEMO'] !== '1'
+    this.#memo = this.#remembersRevisions ? new DataVersionMemo(this.#reader) : READ_AFRESH
   }
 
   // ── content model (reads; writes go through `transaction`)
@@ -138,40 +144,40 @@ export class SqliteStore implements Store {
     return this.#read(() => this.#memo.get('category', `${tenantId}\u0000${id}`, () => selectCategory(this.#reader, tenantId, id)))
   }
   getCategoryByCode(tenantId: string, code: string): Promise<CategoryRecord | null> {
-    return this.#contents.getCategoryByCode(tenantId, code)
+    return this.#read(() => selectCategoryByCode(this.#reader, tenantId, code))
   }
   listCategories(tenantId: string): Promise<CategoryRecord[]> {
     return this.#read(() => this.#memo.get('categories', tenantId, () => selectCategories(this.#reader, tenantId)))
   }
   getTag(tenantId: string, id: string): Promise<TagRecord | null> {
-    return this.#contents.getTag(tenantId, id)
+    return this.#read(() => selectTag(this.#reader, tenantId, id))
   }
   getTagByName(tenantId: string, name: string): Promise<TagRecord | null> {
-    return this.#contents.getTagByName(tenantId, name)
+    return this.#read(() => selectTagByName(this.#reader, tenantId, name))
   }
   listTags(tenantId: string): Promise<TagRecord[]> {
-    return this.#contents.listTags(tenantId)
+    return this.#read(() => selectTags(this.#reader, tenantId))
   }
   getContent(tenantId: string, id: string): Promise<ContentRecord | null> {
-    return this.#contents.getContent(tenantId, id)
+    return this.#read(() => selectContent(this.#reader, tenantId, id, tagLookup(this.#reader, this.#memo, tenantId)))
   }
   getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null> {
-    return this.#contents.getContentBySlug(tenantId, slug)
+    return this.#read(() => selectContentBySlug(this.#reader, tenantId, slug, tagLookup(this.#reader, this.#memo, tenantId)))
   }
   getContents(tenantId: string, ids: readonly string[]): Promise<(ContentRecord | null)[]> {
-    return this.#contents.getContents(tenantId, ids)
+    return this.#read(() => selectContentsByIds(this.#reader, tenantId, ids, tagLookup(this.#reader, this.#memo, tenantId)))
   }
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
-    return this.#contents.listContents(tenantId, query)
+    return this.#read(() => this.#reader.snapshot(() => listContentsPage(this.#reader, this.#memo, tenantId, query)))
   }
   getInquiryCategory(tenantId: string, id: string): Promise<InquiryCategoryRecord | null> {
-    return this.#contents.getInquiryCategory(tenantId, id)
+    return this.#read(() => selectInquiryCategory(this.#reader, tenantId, id))
   }
   getInquiryCategoryByCode(tenantId: string, code: string): Promise<InquiryCategoryRecord | null> {
-    return this.#contents.getInquiryCategoryByCode(tenantId, code)
+    return this.#read(() => selectInquiryCategoryByCode(this.#reader, tenantId, code))
   }
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
-    return this.#contents.listInquiryCategories(tenantId)
+    return this.#read(() => selectInquiryCategories(this.#reader, tenantId))
   }
 
   // ── tenants
@@ -258,50 +264,33 @@ export class SqliteStore implements Store {
   // ── transactions, revision, lifecycle
 
   /**
-   * Lets `observer` see the writes of the next transaction this store runs (one only), as they
-   * are made: `frontdesk import` indexes the items it writes for search meanwhile, on another
-   * thread (see `indexWhileImporting`). `null`: none (an observer not used after all).
+   * See `Store.transaction`. With `bulk` on a database without items (a first import), the item
+   * tables' secondary indexes are built once at the end instead of row by row (see
+   * `deferIndexes`): same result, same commit. An `observer` sees every write, and is told the
+   * feed position once the bookkeeping is written, before the deferred indexes are built and
+   * the transaction commits (an import's search indexing then finishes meanwhile).
    */
-  observeNextTransaction(observer: TransactionObserver | null): void {
-    this.#nextObserver = observer
-  }
-
-  /**
-   * Makes the next transaction this store runs (one only) a bulk load when it begins on a
-   * database without items (a first import): the item tables' secondary indexes are built once
-   * at its end instead of row by row (see `deferIndexes`). Same result, same commit.
-   */
-  loadInBulkNextTransaction(): void {
-    this.#bulkNext = true
-  }
-
   transaction<T>(work: (tx: ContentWriter) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.#gate.run(async () => {
       let open = true
       const changes = new ChangeSet()
-      const internal = this.#nextObserver
-      this.#nextObserver = null
       const observer = options.observer ?? null
-      const bulk = this.#bulkNext || options.bulk === true
-      this.#bulkNext = false
-      const tx = new ContentAccess(this.#writer, (step) => {
+      const tx = new TransactionWriter(this.#writer, (step) => {
         if (!open) return Promise.reject(new Error('The transaction has already ended'))
         try {
           return Promise.resolve(step())
         } catch (error) {
           return Promise.reject(toStorageError(error))
         }
-      }, changes, internal ?? observer)
+      }, changes, observer)
       try {
-        const deferred = bulk ? deferIndexes(this.#writer) : null
-        internal?.begun(this.#writer)
+        const deferred = options.bulk === true ? deferIndexes(this.#writer) : null
         await observer?.begun(tx)
         const result = await work(tx)
         // Hint: no more writes may land after the bookkeeping: the transaction object closes first.
         open = false
         changes.flush(this.#writer)
         pruneChangeLog(this.#writer, this.#changeLogRetention)
-        internal?.committing(this.#writer)
         if (observer !== null) {
           open = true
           try {
@@ -348,17 +337,9 @@ export class SqliteStore implements Store {
     })
   }
 
-  /**
-   * The reader's `PRAGMA data_version` (changes with every commit of another connection),
-   * read at most once a millisecond and at once after this process's own commits (see
-   * `dataVersionOf`). For the search index's freshness check.
-   */
-  dataVersion(): number {
-    return dataVersionOf(this.#reader)
-  }
-
   revision(tenantId: string): Promise<number> {
     return this.#read(() => {
+      if (!this.#remembersRevisions) return selectRevision(this.#reader, tenantId)
       const version = dataVersionOf(this.#reader)
       if (version !== this.#dataVersion || this.#revisions.size > 10_000) {
         this.#revisions.clear()

@@ -41,6 +41,7 @@ export function createProgram(env: CliEnv): Command {
     .description('Self-hostable, tenant-scoped content-delivery and inquiry API over HTTPS')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--db <database>', 'SQLite database file or postgres:// URL (default: $FRONTDESK_DB, else ./frontdesk.db)')
+    .option('--search-dir <dir>', 'directory of the search index snapshots that import writes and serve restores (default: <db file>.search, or .frontdesk/search-… for PostgreSQL)')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => env.stdout.write(text),

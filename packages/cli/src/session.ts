@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
-import { basename, dirname, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { Context, Frontdesk, Store } from '@frontdesk/core'
 import type { CliEnv } from './env.ts'
 
@@ -11,6 +11,8 @@ export const DEFAULT_DB = './frontdesk.db'
 export interface Session {
   /** Absolute path of the database file, or the PostgreSQL URL. */
   path: string
+  /** Absolute path of the directory of the search index snapshots (see `searchDirOf`). */
+  searchDir: string
   store: Store
   frontdesk: Frontdesk
   /** What the core use cases take. */
@@ -37,6 +39,28 @@ export function dbPathOf(command: Command, env: CliEnv): string {
   const given: unknown = command.optsWithGlobals()['db']
   const path = typeof given === 'string' && given !== '' ? given : (env.vars['FRONTDESK_DB'] || DEFAULT_DB)
   return isPostgresUrl(path) ? path : resolve(env.cwd, path)
+}
+
+/**
+ * Where the search index snapshots of a database are kept by default: `<database file>.search`
+ * beside a SQLite file; for a PostgreSQL database, `.frontdesk/search-<host>-<port>-<database>`
+ * in the working directory (snapshots are local to each server machine).
+ */
+export function defaultSearchDir(db: string, cwd: string = process.cwd()): string {
+  if (!isPostgresUrl(db)) return `${db}.search`
+  const url = new URL(db)
+  const name = `${url.hostname || 'localhost'}-${url.port || '5432'}-${decodeURIComponent(url.pathname.slice(1)) || 'postgres'}`.replace(/[^A-Za-z0-9._-]/g, '_')
+  return join(cwd, '.frontdesk', `search-${name}`)
+}
+
+/**
+ * The search snapshot directory of this invocation: the global `--search-dir` (given before or
+ * after the subcommand), else `<database file>.search`, resolved against `env.cwd`. `serve`
+ * restores each tenant's search index from there, `import` writes it there.
+ */
+export function searchDirOf(command: Command, env: CliEnv, dbPath: string): string {
+  const given: unknown = command.optsWithGlobals()['searchDir']
+  return typeof given === 'string' && given !== '' ? resolve(env.cwd, given) : defaultSearchDir(dbPath, env.cwd)
 }
 
 /**
@@ -69,16 +93,17 @@ export async function openStore(db: string): Promise<Store> {
  * Opens the database at `path` (see `openStore`) and the application over it. The HTTP
  * machinery is not loaded, so that commands stay fast.
  */
-export async function openSession(path: string): Promise<Session> {
+export async function openSession(path: string, searchDir = defaultSearchDir(path)): Promise<Session> {
   const { createFrontdesk } = await import('@frontdesk/core')
   const store = await openStore(path)
   const frontdesk = createFrontdesk({ store })
-  return { path, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }
+  return { path, searchDir, store, frontdesk, ctx: frontdesk.context, close: () => store.close() }
 }
 
 /** Runs `work` with the session of this invocation's database, closing it afterwards. */
 export async function withSession<T>(command: Command, env: CliEnv, work: (session: Session) => Promise<T>): Promise<T> {
-  const session = await openSession(dbPathOf(command, env))
+  const path = dbPathOf(command, env)
+  const session = await openSession(path, searchDirOf(command, env, path))
   try {
     return await work(session)
   } finally {

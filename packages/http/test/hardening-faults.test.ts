@@ -9,13 +9,14 @@ import { join } from 'node:path'
 import * as fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
-import type { SqliteFaultCode } from '@frontdesk/adapter-sqlite/faults'
-import { SqliteFaults } from '@frontdesk/adapter-sqlite/faults'
+import type { SqliteFaultCode } from '@frontdesk/adapter-sqlite/test-faults'
+import { SqliteFaults } from '@frontdesk/adapter-sqlite/test-faults'
 import { createApiKey, createFrontdesk, createTenant, importRecords, listInquiries } from '@frontdesk/core'
 import type { Frontdesk } from '@frontdesk/core'
 import { createDevCert, createServer } from '@frontdesk/http'
+import { createSearchEngine } from '@frontdesk/search'
 import type { RawRequest } from './hardening/keep-alive-client.ts'
 import { keepAliveClient } from './hardening/keep-alive-client.ts'
 import { assertCleanError } from './hardening/clean-error.ts'
@@ -26,7 +27,7 @@ const RUNS = Math.max(60, Math.floor(Number(process.env['FRONTDESK_FUZZ_RUNS'] ?
 interface World {
   dir: string
   store: SqliteStore
-  search: ReturnType<typeof createSqliteSearch>
+  search: ReturnType<typeof createSearchEngine>
   frontdesk: Frontdesk
   server: Server
   client: ReturnType<typeof keepAliveClient>
@@ -47,7 +48,7 @@ test.before(async (world) => {
   const path = join(world.dir, 'faults.db')
   // A short busy timeout: a lock that never goes away becomes a 503 in 100 ms, not 5 s.
   world.store = openSqliteStore({ path, busyTimeoutMs: 100 })
-  world.search = createSqliteSearch(world.store)
+  world.search = createSearchEngine({ store: world.store })
   world.frontdesk = createFrontdesk({ store: world.store, search: world.search, failedAuthRate: 0 })
   const ctx = world.frontdesk.context
   await createTenant(ctx, { code: 'acme' })

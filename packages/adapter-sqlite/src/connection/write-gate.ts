@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { AsyncMutex } from './async-mutex.ts'
 import { withBusyRetry, toStorageError } from './busy-retry.ts'
 import { WRITER_CACHE_KIB } from './open-connection.ts'
-import { noteLocalCommit } from '../query/data-version-watch.ts'
+import { noteLocalCommit } from './data-version-watch.ts'
 import type { Connection } from './statement-cache.ts'
 
 /**

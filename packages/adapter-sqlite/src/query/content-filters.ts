@@ -1,4 +1,6 @@
 import type { ContentQuery, FieldDefinition, FieldValue } from '@frontdesk/core'
+import type { NowBound } from './visibility-clause.ts'
+import { visibilityClause } from './visibility-clause.ts'
 
 /** A parameter SQLite accepts. */
 export type SqlValue = string | number | null
@@ -23,7 +25,7 @@ export interface ContentFilters {
 export function contentFilters(
   tenantId: string,
   query: ContentQuery,
-  nowBound: 'index' | 'omit' | 'filter',
+  nowBound: NowBound,
   driver: ListDriver | null = null,
 ): ContentFilters {
   // Hint: driven from a link table `d`, the tag and field checks are made on d's rows (in a
@@ -37,14 +39,9 @@ export function contentFilters(
     // Hint: CROSS JOIN pins the join order, so the sort comes from the driving table's index
     // even when statistics (ANALYZE) would tempt the planner to start from a small categories table.
     joins.push('CROSS JOIN categories cat ON cat.tenant_id = c.tenant_id AND cat.id = c.category_id')
-    if (visibility.previewCategoryId === undefined) {
-      const now = { index: ' AND c.published_at <= ?', filter: ' AND +c.published_at <= ?', omit: '' }[nowBound]
-      where.push(`c.status = 'published'${now} AND cat.active = 1`)
-      if (nowBound !== 'omit') params.push(visibility.now)
-    } else {
-      where.push(`((c.status = 'published' AND c.published_at <= ? AND cat.active = 1) OR c.category_id = ?)`)
-      params.push(visibility.now, visibility.previewCategoryId)
-    }
+    const visible = visibilityClause(visibility, nowBound)
+    where.push(visible.sql)
+    params.push(...visible.params)
   }
   if (query.categoryIds !== undefined) {
     where.push(query.categoryIds.length === 0 ? '0' : `c.category_id IN (${query.categoryIds.map(() => '?').join(', ')})`)

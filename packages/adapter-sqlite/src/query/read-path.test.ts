@@ -260,7 +260,7 @@ test('categories read before another process changed them are read again on the 
 })
 
 test('a remembered record is shared, so it is frozen: a caller cannot change what the next one reads', async () => {
-  const { store, cleanup } = openTempStore()
+  const { store, cleanup } = openTempStore({ memo: true })
   await store.createTenant(aTenant(T))
   await store.transaction(async (tx) => {
     await tx.putCategory(aCategory(T, 'cat_1', { fields: [FIELDS.select] }))

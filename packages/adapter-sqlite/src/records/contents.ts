@@ -27,7 +27,7 @@ export interface ContentRow {
   field_values: string
 }
 
-/** A tag by id (`null` when there is none), as the reading connection knows it: see `ContentAccess`. */
+/** A tag by id (`null` when there is none), as the reading connection knows it: see `tagLookup` (query/list-page.ts). */
 export type TagLookup = (tenantId: string, id: string) => Tag | null
 
 const COLUMNS = [

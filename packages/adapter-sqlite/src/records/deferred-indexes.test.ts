@@ -38,7 +38,6 @@ function plan(ctx: World, sql: string): string {
 }
 
 async function load(ctx: World, from: number, to: number, fail = false): Promise<void> {
-  ctx.store.loadInBulkNextTransaction()
   await ctx.store.transaction(async (tx) => {
     await tx.putCategory(aCategory('t1', 'news', { fields: [{ id: 'f_n', name: 'n', type: 'number', required: false }, { id: 'f_s', name: 's', type: 'text', required: false }] }))
     await tx.putTag(aTag('t1', 'tag_a', 'a'))
@@ -46,7 +45,7 @@ async function load(ctx: World, from: number, to: number, fail = false): Promise
       await tx.putContent(aContent('t1', `c${String(i).padStart(4, '0')}`, 'news', { tags: i % 2 === 0 ? [{ id: 'tag_a', name: 'a' }] : [], fields: { f_n: i, f_s: `s${i}` } }))
     }
     if (fail) throw new Error('bad record')
-  })
+  }, { bulk: true })
 }
 
 test('a first import leaves the same indexes, filled: the rows are found through them, the database is sound', async (ctx) => {

@@ -21,6 +21,8 @@ export interface DemoOptions {
   db?: string
   /** First port to try (the next 20 are tried when busy; 0 = any free port). Default 8443. */
   port?: number
+  /** Directory of the search index snapshots (default `<database file>.search`). */
+  searchDir?: string
 }
 
 /** A running demo: the server, the key it printed and the certificate clients trust. */
@@ -42,7 +44,12 @@ export async function startDemo(options: DemoOptions, cwd: string): Promise<Runn
   const { key, earlierKeys } = await seedDemo(dbPath)
   const { ensureDevCert } = await import('@frontdesk/http')
   const cert = await ensureDevCert(devCertDir(dbPath, cwd))
-  const running = await startServer(dbPath, { tls: { cert: cert.cert, key: cert.key } }, { host: '127.0.0.1', port: options.port ?? DEFAULT_PORT, portFallback: true })
+  const running = await startServer(dbPath, { tls: { cert: cert.cert, key: cert.key } }, {
+    host: '127.0.0.1',
+    port: options.port ?? DEFAULT_PORT,
+    portFallback: true,
+    ...(options.searchDir === undefined ? {} : { searchDir: resolve(cwd, options.searchDir) }),
+  })
   return { ...running, key, earlierKeys, certPath: cert.certPath }
 }
 
@@ -123,7 +130,11 @@ export function register(program: Command, env: CliEnv): void {
     .addHelpText('after', DEMO_HELP)
     .action((options: { port: number }, command: Command) => {
       // Hint: only an explicit --db counts; $FRONTDESK_DB may point at a real database.
-      const given: unknown = command.optsWithGlobals()['db']
-      return demo({ ...options, ...(typeof given === 'string' && given !== '' ? { db: given } : {}) }, env)
+      const { db, searchDir } = command.optsWithGlobals() as { db?: unknown; searchDir?: unknown }
+      return demo({
+        ...options,
+        ...(typeof db === 'string' && db !== '' ? { db } : {}),
+        ...(typeof searchDir === 'string' && searchDir !== '' ? { searchDir } : {}),
+      }, env)
     })
 }

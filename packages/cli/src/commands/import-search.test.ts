@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SearchBuildInfo } from '@frontdesk/adapter-sqlite'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import type { SearchBuildInfo } from '@frontdesk/search'
+import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 import type { SearchQuery } from '@frontdesk/core'
 import { parseQueryTerms } from '@frontdesk/core'
 import { suite } from 'uvu'
@@ -24,10 +25,10 @@ const content = (slug: string, title: string) => line({ kind: 'content', slug, t
 const q = (text: string): SearchQuery => ({ terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10 })
 
 /** What a server started now would do: how it gets the tenant's index, and what a search finds. */
-async function startLikeServe(f: Fixture, text: string): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
+async function startLikeServe(f: Fixture, text: string, searchDir = `${f.db}.search`): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
   const store = openSqliteStore({ path: f.db })
   const builds: SearchBuildInfo[] = []
-  const search = createSqliteSearch(store, { warmUp: false, onBuild: (info) => builds.push(info) })
+  const search = createSearchEngine({ store, snapshots: directorySnapshots(searchDir), warmUp: false, onBuild: (info) => builds.push(info) })
   try {
     const tenant = await store.getTenantByCode('acme')
     const result = await search.search(tenant?.id ?? '', q(text))
@@ -63,7 +64,7 @@ test('a first import is indexed while it writes: its snapshot is the one a build
   assert.is(imported.stderr, '')
   const [name] = readdirSync(`${f.db}.search`)
   const store = openSqliteStore({ path: f.db })
-  const search = createSqliteSearch(store, { warmUp: false, snapshotDir: join(f.dir, 'rebuilt') })
+  const search = createSearchEngine({ store, warmUp: false, snapshots: directorySnapshots(join(f.dir, 'rebuilt')) })
   try {
     const tenant = await store.getTenantByCode('acme')
     assert.ok(await search.saveSnapshot(tenant?.id ?? ''))
@@ -83,7 +84,15 @@ test('a dry run, a failed import and an import changing nothing searchable write
   const inquiries = await f.run(['import', '-', '--tenant', 'acme'], { stdin: line({ kind: 'inquiry_category', code: 'sales', name: 'Sales' }) })
   assert.is(inquiries.code, 0)
   assert.not.ok(existsSync(`${f.db}.search`))
-  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['database'], slugs: [] })
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['store'], slugs: [] })
+})
+
+test('--search-dir puts the snapshots elsewhere (a relative one against the working directory), and nothing beside the database', async ({ f }) => {
+  const imported = await f.run(['import', '-', '--tenant', 'acme', '--search-dir', 'snapshots/here'], { stdin: category + content('a', 'Lighthouse keeper') })
+  assert.is(imported.code, 0, imported.stderr)
+  assert.not.ok(existsSync(`${f.db}.search`))
+  assert.equal(readdirSync(join(f.dir, 'snapshots', 'here')).filter((name) => name.endsWith('.index')).length, 1)
+  assert.equal(await startLikeServe(f, 'lighthouse', join(f.dir, 'snapshots', 'here')), { sources: ['snapshot'], slugs: ['a'] })
 })
 
 test('a snapshot that cannot be written is a warning: the import succeeds and the next start builds from the database', async ({ f }) => {
@@ -93,7 +102,7 @@ test('a snapshot that cannot be written is a warning: the import succeeds and th
   assert.match(imported.stdout, /^Imported 2 records into tenant acme:/)
   assert.match(imported.stderr, /^warning: the search index snapshot was not saved \(cannot write to .*frontdesk\.db\.search\); `frontdesk serve` will build the index on its next start\n$/)
   assert.ok(statSync(`${f.db}.search`).isFile())
-  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['database'], slugs: ['a'] })
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['store'], slugs: ['a'] })
 })
 
 test.run()

@@ -5,12 +5,13 @@ import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context, ImportItem, ImportSummary, KindCounts } from '@frontdesk/core'
 import { importRecords, UsageError } from '@frontdesk/core'
-import type { ImportIndexing } from '@frontdesk/adapter-sqlite'
+import type { ImportIndexing } from '@frontdesk/search'
 import type { CliEnv, CliOutput } from '../env.ts'
 import { progressLine } from '../io/progress.ts'
 import { readJsonDocument } from '../io/read-json-document.ts'
 import { readNdjson } from '../io/read-ndjson.ts'
 import { countOf, printJson, printTable } from '../output.ts'
+import type { Session } from '../session.ts'
 import { runWithSession } from '../session.ts'
 
 /** The two import file formats. */
@@ -73,20 +74,25 @@ export function readImportFile(file: string, format: ImportFormat, env: CliEnv):
 /**
  * `frontdesk import <file|-> --tenant CODE [--dry-run] [--format json|ndjson] [--json]`:
  * all or nothing; prints what was created, updated and left unchanged per kind. After a
- * committed import that changed what search sees, brings the tenant's search snapshot up to
- * date (see `saveSearchSnapshot`), so that the next `serve` start restores it.
+ * committed import that changed what search sees, brings the tenant's search snapshot in
+ * `session.searchDir` up to date (see `saveSearchSnapshot`), so that the next `serve` start
+ * restores it.
  */
-export async function importFile(ctx: Context, file: string, options: ImportOptions, env: CliEnv): Promise<ImportSummary> {
+export async function importFile(session: Pick<Session, 'ctx' | 'searchDir'>, file: string, options: ImportOptions, env: CliEnv): Promise<ImportSummary> {
+  const { ctx, searchDir } = session
   const format = importFormat(file, options.format)
-  const indexing = options.dryRun === true ? null : await indexAlongside(ctx, options.tenant)
+  const dryRun = options.dryRun === true
+  const indexing = dryRun ? null : await indexAlongside(ctx, options.tenant, searchDir)
   const progress = progressLine(env.stderr, options.dryRun ? 'checked' : 'imported')
   let summary: ImportSummary
   try {
     summary = await importRecords(ctx, {
       tenantCode: options.tenant,
       records: readImportFile(file, format, env),
-      dryRun: options.dryRun === true,
+      dryRun,
       onProgress: (done) => progress.update(done),
+      // Hint: a hint only; a store that loads in bulk (SQLite, into an empty database) builds its indexes once at the end.
+      ...(dryRun ? {} : { transaction: { bulk: true, ...(indexing === null ? {} : { observer: indexing.observer }) } }),
     })
   } catch (error) {
     await indexing?.abandon()
@@ -94,25 +100,22 @@ export async function importFile(ctx: Context, file: string, options: ImportOpti
   } finally {
     progress.done()
   }
-  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, env, indexing)
+  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing)
   else await indexing?.abandon()
   printSummary(env.stdout, options, summary)
   return summary
 }
 
 /**
- * Prepares a SQLite store for the import's transaction: loaded in bulk (a first import builds
- * the item indexes once at its end, see `loadInBulkNextTransaction`) and indexed for search
- * on a worker thread while it writes (see `indexWhileImporting`). The indexing, or `null` for
- * another store or a tenant that does not exist.
+ * The search indexing of the import's transaction: its items analysed on a worker thread
+ * while they are written, through the transaction's observer (see `indexWhileImporting` of
+ * `@frontdesk/search`). `null` for a tenant that does not exist (the import fails anyway).
  */
-async function indexAlongside(ctx: Context, tenantCode: string): Promise<ImportIndexing | null> {
-  const { SqliteStore, indexWhileImporting } = await import('@frontdesk/adapter-sqlite')
-  if (!(ctx.store instanceof SqliteStore)) return null
+async function indexAlongside(ctx: Context, tenantCode: string, searchDir: string): Promise<ImportIndexing | null> {
   const tenant = await ctx.store.getTenantByCode(tenantCode)
   if (tenant === null) return null
-  ctx.store.loadInBulkNextTransaction()
-  return indexWhileImporting(ctx.store, tenant.id)
+  const { directorySnapshots, indexWhileImporting } = await import('@frontdesk/search')
+  return indexWhileImporting({ tenantId: tenant.id, snapshots: directorySnapshots(searchDir) })
 }
 
 /** Whether the import changed anything the search index holds (inquiry categories are not searched). */
@@ -121,27 +124,26 @@ function changesSearch(summary: ImportSummary): boolean {
 }
 
 /**
- * Indexes the tenant's committed items and writes its search snapshot beside the database
- * (`<db>.search/`), as `serve` would on its first start: the work moves from the server's
- * start-up to the import. Writes only after the commit, so a failed or dry-run import never
- * leaves a snapshot behind. With `indexing` (the items analysed on a worker thread while the
- * import wrote them, see `indexWhileImporting`), the worker writes it; else, or when that did
+ * Indexes the tenant's committed items and writes its search snapshot to `searchDir` (by
+ * default `<db>.search/`), as `serve` would on its first start: the work moves from the
+ * server's start-up to the import. Writes only after the commit, so a failed or dry-run import
+ * never leaves a snapshot behind. With `indexing` (the items analysed on a worker thread while
+ * the import wrote them, see `indexWhileImporting`), those are written; else, or when that did
  * not apply, it is built from the committed rows. The import has succeeded by then: a snapshot
  * that cannot be written (read-only directory, full disk) or an index that cannot be built is
  * a warning on stderr, and `serve` builds the index on its next start instead.
  */
-export async function saveSearchSnapshot(ctx: Context, tenantCode: string, env: CliEnv, indexing: ImportIndexing | null = null): Promise<boolean> {
-  const { SqliteStore, createSqliteSearch } = await import('@frontdesk/adapter-sqlite')
-  if (!(ctx.store instanceof SqliteStore)) return false
+export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searchDir: string, env: CliEnv, indexing: ImportIndexing | null = null): Promise<boolean> {
+  const { createSearchEngine, directorySnapshots } = await import('@frontdesk/search')
   const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not saved (${why}); \`frontdesk serve\` will build the index on its next start\n`)
   // Hint: indexed while the import wrote; 'unused' (not applicable, or failed) falls back to the build below.
   const outcome = indexing === null ? 'unused' : await indexing.finish()
   if (outcome === 'saved') return true
   if (outcome === 'unwritable') {
-    warn(`cannot write to ${ctx.store.path}.search`)
+    warn(`cannot write to ${searchDir}`)
     return false
   }
-  const search = createSqliteSearch(ctx.store, { warmUp: false })
+  const search = createSearchEngine({ store: ctx.store, snapshots: directorySnapshots(searchDir), warmUp: false })
   // Hint: the only sign of life while a large tenant is indexed, on a terminal only (as the progress line).
   const tty = env.stderr.isTTY === true
   if (tty) env.stderr.write('indexing for search…')
@@ -149,7 +151,7 @@ export async function saveSearchSnapshot(ctx: Context, tenantCode: string, env: 
     const tenant = await ctx.store.getTenantByCode(tenantCode)
     if (tenant === null) return false
     const saved = await search.saveSnapshot(tenant.id)
-    if (!saved) warn(`cannot write to ${ctx.store.path}.search`)
+    if (!saved) warn(`cannot write to ${searchDir}`)
     return saved
   } catch (error) {
     warn(error instanceof Error ? error.message : String(error))
@@ -204,6 +206,6 @@ export function register(program: Command, env: CliEnv): void {
     .action((file: string, options: ImportOptions, command: Command) => {
       // Hint: checked first, so that a mistyped file name does not create a database.
       checkImportFile(file, env)
-      return runWithSession(command, env, (s) => importFile(s.ctx, file, options, env))
+      return runWithSession(command, env, (s) => importFile(s, file, options, env))
     })
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import * as http from 'node:http'
 import * as https from 'node:https'
 import { tmpdir } from 'node:os'
@@ -124,6 +124,15 @@ test('serve --cert/--key serves HTTPS until stopped, then shuts down and release
   assert.ok(lines.length >= 1)
   for (const line of lines) assert.type(JSON.parse(line), 'object', `stdout holds JSON lines only: ${line}`)
   assert.not.ok(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(() => true, () => false), 'no longer listening')
+})
+
+test('serve keeps the search snapshots in its search directory (built at start), none beside the database', async () => {
+  const db = join(dir, 'site.db')
+  await seeded(db)
+  const server = await serving(db, { behindProxy: true, searchDir: join(dir, 'snapshots') })
+  await server.stop()
+  assert.ok(readdirSync(join(dir, 'snapshots')).some((name) => name.endsWith('.index')))
+  assert.not.ok(existsSync(`${db}.search`))
 })
 
 test('serve --dev-cert creates the certificate beside the database once', async () => {

@@ -8,7 +8,7 @@ import type { Frontdesk, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
 import type { AccessLogger, ServerTransport } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
-import { dbPathOf, isPostgresUrl, openStore } from '../session.ts'
+import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
 import { parseRateLimit } from './key.ts'
 
 /** Options of `frontdesk serve`. */
@@ -30,6 +30,8 @@ export interface ServeOptions {
   defaultRateLimit?: number
   /** Write one JSON access-log line per request to stdout. Default true (`--no-access-log` turns it off). */
   accessLog?: boolean
+  /** Directory of the search index snapshots (the global `--search-dir`). Default `<database file>.search`. */
+  searchDir?: string
 }
 
 /** A running server over an open database. */
@@ -82,29 +84,26 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
 }
 
 /**
- * Opens the database at `dbPath` with its search index and serves the API on it. With
- * `portFallback`, a busy port is skipped for the next ones (up to 20), as `demo` does.
+ * Opens the database at `dbPath` with its search engine (snapshots in `searchDir`, default
+ * `<database file>.search`) and serves the API on it. With `portFallback`, a busy port is
+ * skipped for the next ones (up to 20), as `demo` does.
  */
 export async function startServer(
   dbPath: string,
   transport: ServerTransport,
-  options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number; onAccess?: AccessLogger },
+  options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number; onAccess?: AccessLogger; searchDir?: string },
 ): Promise<RunningServer> {
-  const [{ createFrontdesk }, { createServer }] = await Promise.all([import('@frontdesk/core'), import('@frontdesk/http')])
+  const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer }] = await Promise.all([
+    import('@frontdesk/search'),
+    import('@frontdesk/core'),
+    import('@frontdesk/http'),
+  ])
   const store = await openStore(dbPath)
-  // Hint: the SQLite search index reads the SQLite file; a PostgreSQL store serves without one
-  // until the storage-independent engine takes its change feed.
-  const search = store instanceof (await import('@frontdesk/adapter-sqlite')).SqliteStore
-    ? (await import('@frontdesk/adapter-sqlite')).createSqliteSearch(store)
-    : null
+  const search = createSearchEngine({ store, snapshots: directorySnapshots(options.searchDir ?? defaultSearchDir(dbPath)) })
   try {
-    const frontdesk = createFrontdesk({
-      store,
-      ...(search === null ? {} : { search }),
-      ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
-    })
+    const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
     // Hint: building the index now keeps the first search request fast.
-    await search?.warmUp()
+    await search.warmUp()
     const server = createServer(frontdesk, transport, options.onAccess === undefined ? {} : { onAccess: options.onAccess })
     const host = options.host ?? '127.0.0.1'
     const port = await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
@@ -193,6 +192,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
     port,
     ...(onAccess === undefined ? {} : { onAccess }),
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
+    ...(options.searchDir === undefined ? {} : { searchDir: options.searchDir }),
   })
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
   // Hint: one format per stream: stdout carries the JSON access log only, so a log pipeline
@@ -219,14 +219,20 @@ export function register(program: Command, env: CliEnv): void {
     .addOption(new Option('--default-rate-limit <n>', 'requests per second of a key without its own --rate-limit (burst twice that; 0 = unlimited)').argParser(parseRateLimit))
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
     .addHelpText('after', SERVE_HELP)
-    .action((options: ServeOptions, command: Command) => serve(dbPathOf(command, env), options, env))
+    .action((options: ServeOptions, command: Command) => {
+      const dbPath = dbPathOf(command, env)
+      return serve(dbPath, { ...options, searchDir: searchDirOf(command, env, dbPath) }, env)
+    })
 }
 
 /** The end of `frontdesk serve --help`: global option, environment, endpoints, logs and signals. */
 export const SERVE_HELP = `
-Global option:
+Global options:
   --db <database>      SQLite database file, or postgres://user:password@host:port/database
                        (default: $FRONTDESK_DB, else ./frontdesk.db)
+  --search-dir <dir>   search index snapshots, one file per tenant (default: <db file>.search,
+                       or .frontdesk/search-<host>-<port>-<database> for PostgreSQL);
+                       restored at start, saved on stop; as private as the database (0700)
 
 Environment variables:
   FRONTDESK_DB         database file or PostgreSQL URL when --db is not given (default ./frontdesk.db)

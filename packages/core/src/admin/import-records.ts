@@ -1,6 +1,7 @@
 import type { Context } from '../app/context.ts'
 import { ImportPlanner } from '../import/import-planner.ts'
 import type { ImportSummary } from '../import/import-summary.ts'
+import type { TransactionOptions } from '../port/store.ts'
 import { parseImportRecord } from '../import/parse-import-record.ts'
 import { requireTenant } from './require-tenant.ts'
 
@@ -19,6 +20,13 @@ export interface ImportRecordsInput {
   dryRun?: boolean
   /** Called after each record with the number done so far (the caller throttles its display). */
   onProgress?: (done: number) => void
+  /**
+   * Options of the store transaction the import runs in: `bulk` (a hint that many records
+   * follow, which a store declaring `capabilities.bulkLoad` may use) and an `observer` of its
+   * writes (e.g. search indexing alongside, see `indexWhileImporting` of `@frontdesk/search`).
+   * Default: none.
+   */
+  transaction?: TransactionOptions
 }
 
 /** Thrown inside the transaction to roll a dry run back. */
@@ -50,7 +58,7 @@ export async function importRecords(ctx: Context, input: ImportRecordsInput): Pr
       await planner.finish()
       if (dryRun) throw new DryRun(planner.summary)
       return planner.summary
-    })
+    }, input.transaction)
   } catch (error) {
     if (error instanceof DryRun) return error.summary
     throw error

@@ -31,7 +31,7 @@ export interface FrontdeskOptions {
   cache?: ResponseCacheOptions
   /** Callbacks, e.g. `onInquiryCreated`. */
   hooks?: FrontdeskHooks
-  /** The full-text engine of POST /v1/cms/search, e.g. `createSqliteSearch(store)` of `@frontdesk/adapter-sqlite`. Without it, search fails. */
+  /** The full-text engine of POST /v1/cms/search, e.g. `createSearchEngine({ store })` of `@frontdesk/search`. Without it, search fails. */
   search?: SearchPort
   /**
    * Failed authentications (unknown or malformed key) allowed per client address and second,

@@ -17,8 +17,9 @@ export interface SearchSourceItem {
 export interface SearchSource {
   /**
    * At most `limit` items of the tenant (any status) with `id > after` (`null`: from the
-   * first) and, with `before`, `id < before`, in id order: tags by name in their order, field
-   * values keyed by field id, as `getContent` would give them.
+   * first) and, with `before`, `id < before`, in id order (ids compared by code point, as
+   * SQLite's `BINARY` and PostgreSQL's `"C"` collations do): tags by name in their order, field
+   * values keyed by field id in that order, as `getContent` would give them.
    */
   readSearchItems(tenantId: string, range: { after: string | null; before?: string | null }, limit: number): Promise<SearchSourceItem[]>
   /** How many items the tenant has (any status). */
@@ -35,4 +36,22 @@ export interface SnapshotStore {
   read(name: string): Promise<Uint8Array | null>
   /** Saves `chunks` (concatenated) under `name`, all or nothing; `false` when it could not (read-only, full disk). */
   write(name: string, chunks: readonly Uint8Array[]): Promise<boolean>
+  /**
+   * Optional, for a store that keeps snapshots as local files: a temporary file the snapshot of
+   * `name` may be written to, by any thread of this process, and then made the snapshot
+   * (`publish`) or dropped (`discard`). An import's indexing worker writes its snapshot there
+   * while the import commits and publishes it once the commit succeeded; without it the
+   * snapshot is written after the commit. `null` when none can be made (read-only, full disk).
+   */
+  stagingFile?(name: string): Promise<StagedSnapshotFile | null>
+}
+
+/** A snapshot being written to a temporary local file (see `SnapshotStore.stagingFile`). */
+export interface StagedSnapshotFile {
+  /** The file to write the snapshot's bytes to (created with mode 0600 by whoever writes it). */
+  readonly path: string
+  /** Makes the written file the snapshot, all or nothing; `false` (and the file removed) when it could not. */
+  publish(): Promise<boolean>
+  /** Removes the file (best effort). */
+  discard(): Promise<void>
 }

@@ -87,7 +87,7 @@ export interface SearchDocument {
   fields: Readonly<Record<string, FieldValue>>
 }
 
-/** A full-text search engine over a tenant's content, e.g. `createSqliteSearch(store)` of `@frontdesk/adapter-sqlite`. */
+/** A full-text search engine over a tenant's content, e.g. `createSearchEngine({ store })` of `@frontdesk/search`. */
 export interface SearchPort {
   /** The page `query.from`…`query.from + query.size` of the tenant's matching items, in `query.sort` order. */
   search(tenantId: string, query: SearchQuery): Promise<SearchResult>

@@ -62,9 +62,16 @@ export function normalizeTerm(text: string): string {
   return text.normalize('NFKC').toLowerCase()
 }
 
-/** Whether the (single) character is of a CJK script. */
+/** Whether the (single) character is of a CJK script: runs of them are indexed as bigrams. */
 export function isCjkChar(char: string): boolean {
   return CJK_CHAR.test(char)
+}
+
+const COMPLEX_CHAR = new RegExp(`^[${COMPLEX}]`, 'v')
+
+/** Whether the (single) character is of a script split into words by `Intl.Segmenter`'s dictionaries (Thai, Lao, Khmer, Myanmar). */
+export function isDictionaryScriptChar(char: string): boolean {
+  return COMPLEX_CHAR.test(char)
 }
 
 /** The terms to index for `text`, in order, repeats kept (term frequency counts). */

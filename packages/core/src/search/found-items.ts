@@ -1,5 +1,6 @@
 import type { CategoryRecord } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
+import { isVisibleAt, visibleSince } from '../content/visibility.ts'
 import { FragmentSource, MatchText } from './highlight.ts'
 import { HighlightMemo } from './highlight-memo.ts'
 import { ResultMemo } from './result-json.ts'
@@ -20,8 +21,8 @@ export interface FoundItem {
   source: ItemHighlightSource
   /** The item's results (and their JSON) for its last queries: they hold the record's fields, so they live with this reading of it. */
   results: ResultMemo
-  /** `Date.parse` of the record's `published_at` (NaN without one), parsed once: see `isFoundItemVisible`. */
-  publishedAt: number
+  /** `visibleSince(record)`, computed once: see `isFoundItemVisible`. */
+  visibleSince: number
 }
 
 /**
@@ -29,8 +30,7 @@ export interface FoundItem {
  * found item instead of once per search that finds it.
  */
 export function isFoundItemVisible(item: FoundItem, category: CategoryRecord, now: number): boolean {
-  const { record } = item
-  return record.status === 'published' && category.active && category.id === record.category_id && item.publishedAt <= now
+  return category.id === item.record.category_id && isVisibleAt(item.visibleSince, category.active, now)
 }
 
 interface Entry extends FoundItem {
@@ -128,8 +128,7 @@ export class FoundItems {
     const same = old !== undefined && old.record.title === record.title && old.record.summary === record.summary && old.record.body === record.body
     const source = same ? old.source : prepare(record)
     const cost = 2 * (record.title.length + record.summary.length) + 4 * record.body.length + ITEM_OVERHEAD
-    const publishedAt = record.published_at === null ? Number.NaN : Date.parse(record.published_at)
-    const entry: Entry = { record, source, results: new ResultMemo(), publishedAt, revision, cost, newer: null, older: null, linkedAt: 0 }
+    const entry: Entry = { record, source, results: new ResultMemo(), visibleSince: visibleSince(record), revision, cost, newer: null, older: null, linkedAt: 0 }
     if (cost > this.#maxChars) return entry
     let items = this.#tenants.get(record.tenant_id)
     if (items === undefined) {

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
-import type { SqliteSearchIndex, SqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import type { SqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine } from '@frontdesk/search'
+import type { SearchEngine } from '@frontdesk/search'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createFrontdesk } from '../app/frontdesk.ts'
@@ -14,7 +16,7 @@ import type { SearchResponseBody } from './search-contents.ts'
 interface World {
   dir: string
   store: SqliteStore
-  search: SqliteSearchIndex
+  search: SearchEngine
   now: number
   principal: Principal
 }
@@ -24,7 +26,7 @@ const test = suite<World>('searchContents')
 test.before.each(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'frontdesk-core-search-'))
   ctx.store = openSqliteStore({ path: join(ctx.dir, 'core.db') })
-  ctx.search = createSqliteSearch(ctx.store)
+  ctx.search = createSearchEngine({ store: ctx.store })
   ctx.now = Date.parse('2025-07-01T00:00:00.000Z')
   const tenant = aTenant('t1')
   await ctx.store.createTenant(tenant)

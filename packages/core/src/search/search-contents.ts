@@ -45,7 +45,7 @@ export interface SearchResponseBody {
  */
 export async function searchContents(ctx: Context, principal: Principal, body: unknown): Promise<Reply<SearchResponseBody>> {
   const engine = ctx.search
-  if (engine === null) throw new Error('Search is not configured: pass `search` to createFrontdesk(), e.g. createSqliteSearch(store)')
+  if (engine === null) throw new Error('Search is not configured: pass `search` to createFrontdesk(), e.g. createSearchEngine({ store }) of @frontdesk/search')
   const tenantId = principal.tenant.id
   const categories = await ctx.store.listCategories(tenantId)
   const request = parseSearchRequest(body, categories)

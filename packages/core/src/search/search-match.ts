@@ -1,3 +1,4 @@
+import { isVisibleAt, visibleSince } from '../content/visibility.ts'
 import type { FieldValue } from '../model/category.ts'
 import type { FieldCondition, FieldOperators, SearchDocument, SearchQuery } from '../port/search.ts'
 
@@ -7,9 +8,7 @@ import type { FieldCondition, FieldOperators, SearchDocument, SearchQuery } from
  * CONTRACT §4), and passes the category, tags (any) and custom-field filters.
  */
 export function matchesSearch(doc: SearchDocument, categoryActive: boolean, query: Pick<SearchQuery, 'now' | 'categoryId' | 'tags' | 'filters'>): boolean {
-  if (!categoryActive || doc.status !== 'published' || doc.published_at === null) return false
-  if (Date.parse(doc.published_at) > Date.parse(query.now)) return false
-  return matchesNarrowing(doc, query)
+  return isVisibleAt(visibleSince(doc), categoryActive, Date.parse(query.now)) && matchesNarrowing(doc, query)
 }
 
 /**

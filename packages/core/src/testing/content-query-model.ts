@@ -1,6 +1,7 @@
 import type { CategoryRecord, FieldDefinition, FieldValue } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
 import type { ContentQuery, ContentSort } from '../port/content-query.ts'
+import { isPubliclyVisible } from '../content/visibility.ts'
 
 /** A sort value as a keyset position carries it. */
 export type SortValue = string | number | boolean | null
@@ -10,13 +11,13 @@ export type SortValue = string | number | boolean | null
  * the reference the conformance suite compares an adapter's `listContents` with.
  */
 export function modelListContents(items: ContentRecord[], categories: CategoryRecord[], query: ContentQuery): ContentRecord[] {
-  const active = new Map(categories.map((c) => [c.id, c.active]))
+  const byId = new Map(categories.map((c) => [c.id, c]))
   const { visibility } = query
   return items
     .filter((item) => {
       if (visibility.kind === 'public') {
-        const published = item.status === 'published' && item.published_at !== null && item.published_at <= visibility.now
-        if (!(published && active.get(item.category_id) === true) && item.category_id !== visibility.previewCategoryId) return false
+        const visible = isPubliclyVisible(item, byId.get(item.category_id) ?? null, Date.parse(visibility.now))
+        if (!visible && item.category_id !== visibility.previewCategoryId) return false
       }
       if (query.categoryIds !== undefined && !query.categoryIds.includes(item.category_id)) return false
       if (!(query.tagNames ?? []).every((name) => item.tags.some((tag) => tag.name === name))) return false

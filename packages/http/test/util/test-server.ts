@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openTestStore } from '@frontdesk/adapter-postgres/testing'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createSearchEngine } from '@frontdesk/search'
 import type { Clock, Frontdesk, FrontdeskHooks, ResponseCacheOptions, Store, Tenant } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
 import type { ServerOptions } from '@frontdesk/http'
@@ -29,7 +30,7 @@ export function titled(title: string, moduleUrl: string): string {
 
 /** Options of `startTestServer`. */
 export interface TestServerOptions {
-  /** The store behind the server (default SQLite, with its search index; PostgreSQL has no search engine yet). */
+  /** The store behind the server (default SQLite), searched by the engine of `@frontdesk/search` in either case. */
   store?: TestStoreKind
   clock?: Clock
   cache?: ResponseCacheOptions
@@ -95,7 +96,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const pems = await certificate
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-http-'))
   let store: Store
-  let search: ReturnType<typeof createSqliteSearch> | null = null
   let release: () => Promise<void>
   if (options.store === 'postgres') {
     const opened = await openTestStore()
@@ -104,12 +104,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } else {
     const sqlite = openSqliteStore({ path: join(dir, 'test.db') })
     store = sqlite
-    search = createSqliteSearch(sqlite)
     release = () => sqlite.close()
   }
+  const search = createSearchEngine({ store })
   const frontdesk = createFrontdesk({
     store,
-    ...(search === null ? {} : { search }),
+    search,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.failedAuthRate === undefined ? {} : { failedAuthRate: options.failedAuthRate }),
@@ -146,7 +146,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     request: (method, path, requestOptions = {}) => testRequest(url, pems.cert, method, path, requestOptions),
     async close() {
       await closeServer(server)
-      await search?.close()
+      await search.close()
       await release()
       rmSync(dir, { recursive: true, force: true })
     },

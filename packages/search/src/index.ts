@@ -1,0 +1,6 @@
+export { createSearchEngine, SearchEngine } from './search-engine.ts'
+export type { SearchBuildInfo, SearchEngineOptions, SearchEngineStore } from './search-engine.ts'
+export { directorySnapshots } from './snapshots/directory-snapshots.ts'
+export { indexWhileImporting } from './import/import-index.ts'
+export type { ImportIndexing, ImportIndexOptions, ImportIndexOutcome } from './import/import-index.ts'
+export { NO_MEMO_VARIABLE } from './memo-switch.ts'

@@ -1,0 +1,266 @@
+import { FIELD_BOOST, forEachIndexTerm, SEARCHED_FIELDS } from '@frontdesk/core'
+import { BigramIds } from './bigram-ids.ts'
+import SearchableMap from 'minisearch/SearchableMap'
+
+/** The indexed fields (core's `SEARCHED_FIELDS`), in the order `addDocument` takes their text. */
+export const FIELDS = SEARCHED_FIELDS
+
+/** The boost of each field (core's `FIELD_BOOST`), in `FIELDS` order. */
+export const BOOSTS = FIELDS.map((field) => FIELD_BOOST[field])
+// BM25+ as MiniSearch computes it (k1, b, delta).
+/** BM25+ k1. */
+export const K1 = 1.2
+/** BM25+ b. */
+export const B = 0.7
+/** BM25+ delta. */
+export const DELTA = 0.5
+
+/*
+ * A posting is one uint32: the document number times 256 plus its weight's code. Weights
+ * are coded on a logarithmic scale, 2 % apart, from 0.25 up (BM25+ factors summed over the
+ * fields with their boosts lie between 0.5 and ~40): a quarter of the memory of a number pair,
+ * at a precision ranking does not notice. Document numbers stay below 2^24.
+ */
+const WEIGHT_BASE = 0.25
+const WEIGHT_STEP = Math.log(1.02)
+/** The weight of each code. */
+export const WEIGHTS = Float64Array.from({ length: 256 }, (_, code) => WEIGHT_BASE * Math.exp(code * WEIGHT_STEP))
+/** Document numbers must stay below this. */
+export const MAX_DOCUMENTS = 2 ** 24
+
+/** The code (0–255) of a posting's weight (see the posting format above). */
+export function weightCode(weight: number): number {
+  return Math.max(0, Math.min(255, Math.round(Math.log(weight / WEIGHT_BASE) / WEIGHT_STEP)))
+}
+
+/** An inverted index's state as plain data and one buffer, for a snapshot file. */
+export interface InvertedIndexData {
+  /** Terms by term id. */
+  terms: string[]
+  /** Ids of the CJK terms (the others are words). */
+  cjk: number[]
+  /** Postings of each term, by term id. */
+  used: number[]
+  /** Sum of field lengths (in terms) and number of documents they were summed over. */
+  fieldTotals: number[]
+  fieldDocs: number
+}
+
+/**
+ * The postings of a full-text index, over documents numbered 0, 1, 2… by their owner.
+ *
+ * Why not MiniSearch's own index: it keeps, per term and field, a Map of document → term
+ * frequency (1.6 GB for 100,000 articles of 1–2 KB with Japanese bigrams, 150 s to build),
+ * and its query path builds a result object per matching document and term (250 ms for a
+ * word in 20 % of them). Here each term's postings are one `Uint32Array` in document order
+ * (see the posting format above); a posting's weight is the document's BM25+ term-frequency
+ * factor summed over its fields with their boosts (as MiniSearch scores, with field lengths
+ * averaged over the documents indexed so far), and the query side multiplies it by the term's
+ * IDF. MiniSearch's `SearchableMap` (a radix tree) still holds the vocabulary and answers
+ * prefix and one-typo lookups; words and CJK terms have a tree each, so a typo lookup walks
+ * words only. A document is never removed from postings one by one: its owner stops
+ * returning it (a tombstone) and `compact` drops the dead ones all at once.
+ */
+export class InvertedIndex {
+  readonly #ids = new Map<string, number>()
+  readonly #terms: string[] = []
+  readonly #cjk: number[] = []
+  readonly #words = new SearchableMap<number>()
+  readonly #cjkTerms = new SearchableMap<number>()
+  #lists: Uint32Array[] = []
+  #used = new Int32Array(1024)
+  readonly #fieldTotals = new Float64Array(FIELDS.length)
+  #fieldDocs = 0
+  // Scratch space of `addDocument`, by term id: frequency in the field, weight in the document.
+  #tf = new Int32Array(1024)
+  #weight = new Float64Array(1024)
+  // CJK bigrams → term ids without making strings (see `BigramIds`).
+  readonly #bigrams = new BigramIds((gram) => this.#termId(gram, true))
+  #fieldTerms = new Int32Array(4096)
+  #docTerms = new Int32Array(4096)
+
+  /** An empty index, or one restored from `toData()` with its postings buffer. */
+  constructor(restored?: { data: InvertedIndexData; postings: Uint32Array }) {
+    if (restored === undefined) return
+    const { data, postings } = restored
+    data.fieldTotals.forEach((total, i) => (this.#fieldTotals[i] = total))
+    this.#fieldDocs = data.fieldDocs
+    const cjk = new Set(data.cjk)
+    let offset = 0
+    for (let id = 0; id < data.terms.length; id++) {
+      const used = data.used[id] ?? 0
+      this.#termId(data.terms[id] ?? '', cjk.has(id))
+      // A view, no copy: the list is copied the first time it grows.
+      this.#lists[id] = postings.subarray(offset, offset + used)
+      this.#used[id] = used
+      offset += used
+    }
+  }
+
+  /** Number of distinct terms. */
+  get termCount(): number {
+    return this.#terms.length
+  }
+
+  /**
+   * Indexes document `doc` (greater than every number indexed before, below `MAX_DOCUMENTS`)
+   * with the text of each field, in `FIELDS` order.
+   */
+  addDocument(doc: number, texts: readonly string[]): void {
+    if (doc >= MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
+    this.#fieldDocs++
+    // Term ids of the document's distinct terms; the hot loops use locals, not fields.
+    let inDoc = 0
+    let docTerms = this.#docTerms
+    for (let f = 0; f < FIELDS.length; f++) {
+      let length = 0
+      forEachIndexTerm(
+        texts[f] ?? '',
+        (term, cjk) => {
+          if (length === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+          this.#fieldTerms[length++] = this.#termId(term, cjk)
+        },
+        (first, second) => {
+          if (length === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+          this.#fieldTerms[length++] = this.#bigrams.idOf(first, second)
+        },
+      )
+      const total = (this.#fieldTotals[f] ?? 0) + length
+      this.#fieldTotals[f] = total
+      if (length === 0) continue
+      const ids = this.#fieldTerms
+      const tf = this.#tf
+      const weight = this.#weight
+      for (let i = 0; i < length; i++) {
+        const id = ids[i] ?? 0
+        tf[id] = (tf[id] ?? 0) + 1
+      }
+      const norm = K1 * (1 - B + (B * length) / Math.max(1, total / this.#fieldDocs))
+      const boost = BOOSTS[f] ?? 1
+      for (let i = 0; i < length; i++) {
+        const id = ids[i] ?? 0
+        const n = tf[id] ?? 0
+        if (n === 0) continue
+        tf[id] = 0
+        if (weight[id] === 0) {
+          if (inDoc === docTerms.length) docTerms = this.#docTerms = grownInt(docTerms)
+          docTerms[inDoc++] = id
+        }
+        weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
+      }
+    }
+    const weight = this.#weight
+    for (let i = 0; i < inDoc; i++) {
+      const id = docTerms[i] ?? 0
+      this.#append(id, doc * 256 + weightCode(weight[id] ?? 0))
+      weight[id] = 0
+    }
+  }
+
+  /** The term's id, or `undefined` when no document holds it. */
+  termId(term: string): number | undefined {
+    return this.#ids.get(term)
+  }
+
+  /** The terms starting with `prefix` (itself included) with their ids; `cjk` picks the CJK vocabulary, else words. */
+  withPrefix(prefix: string, cjk: boolean): [term: string, id: number][] {
+    return [...(cjk ? this.#cjkTerms : this.#words).atPrefix(prefix).entries()]
+  }
+
+  /** The words at most `distance` edits from `term`, with their ids and distance. */
+  withinEdits(term: string, distance: number): [term: string, id: number, distance: number][] {
+    return [...this.#words.fuzzyGet(term, distance)].map(([key, [id, d]]) => [key, id, d])
+  }
+
+  /** The term's postings: `list[0…length)`, in document order (see the posting format above). */
+  postings(id: number): { list: Uint32Array; length: number } {
+    return { list: this.#lists[id] ?? new Uint32Array(0), length: this.#used[id] ?? 0 }
+  }
+
+  /**
+   * Drops the postings of dead documents and renumbers the rest: `renumber[old]` is the new
+   * number of a live document, -1 for a dead one (numbers keep their order).
+   */
+  compact(renumber: Int32Array): void {
+    for (let id = 0; id < this.#terms.length; id++) {
+      const list = this.#lists[id]
+      if (list === undefined) continue
+      const used = this.#used[id] ?? 0
+      let out = 0
+      for (let i = 0; i < used; i++) {
+        const posting = list[i] ?? 0
+        const doc = renumber[posting >>> 8] ?? -1
+        if (doc >= 0) list[out++] = doc * 256 + (posting & 255)
+      }
+      this.#used[id] = out
+    }
+  }
+
+  /** The index as plain data and one buffer of every term's postings, in term id order. */
+  toData(): { data: InvertedIndexData; postings: Uint32Array } {
+    const { data, chunks } = this.toChunks()
+    const postings = new Uint32Array(data.used.reduce((sum, n) => sum + n, 0))
+    let offset = 0
+    for (const chunk of chunks) {
+      postings.set(chunk, offset)
+      offset += chunk.length
+    }
+    return { data, postings }
+  }
+
+  /**
+   * The index as plain data and each term's postings as a view (no copy), in term id order:
+   * what a snapshot writes one after the other, without first joining them in one more buffer.
+   */
+  toChunks(): { data: InvertedIndexData; chunks: Uint32Array[] } {
+    const count = this.#terms.length
+    const used = Array.from(this.#used.subarray(0, count))
+    const chunks = used.map((n, id) => (this.#lists[id] ?? new Uint32Array(0)).subarray(0, n))
+    const data = { terms: [...this.#terms], cjk: [...this.#cjk], used, fieldTotals: Array.from(this.#fieldTotals), fieldDocs: this.#fieldDocs }
+    return { data, chunks }
+  }
+
+  #termId(term: string, cjk: boolean): number {
+    let id = this.#ids.get(term)
+    if (id !== undefined) return id
+    id = this.#terms.length
+    this.#terms.push(term)
+    this.#ids.set(term, id)
+    if (cjk) {
+      this.#cjk.push(id)
+      this.#cjkTerms.set(term, id)
+    } else this.#words.set(term, id)
+    if (id >= this.#used.length) {
+      this.#used = grown(this.#used, Int32Array)
+      this.#tf = grown(this.#tf, Int32Array)
+      this.#weight = grown(this.#weight, Float64Array)
+    }
+    return id
+  }
+
+  #append(id: number, posting: number): void {
+    const used = this.#used[id] ?? 0
+    let list = this.#lists[id]
+    if (list === undefined || used + 1 > list.length) {
+      // Hint: 1.5× rather than 2×: after a bulk build the lists are kept as they are, slack included.
+      const bigger = new Uint32Array(Math.max(4, used + (used >> 1)))
+      if (list !== undefined) bigger.set(list.subarray(0, used))
+      list = bigger
+      this.#lists[id] = list
+    }
+    list[used] = posting
+    this.#used[id] = used + 1
+  }
+}
+
+function grownInt(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2)
+  bigger.set(array)
+  return bigger
+}
+
+function grown<T extends Int32Array | Float64Array>(array: T, Type: { new (length: number): T }): T {
+  const bigger = new Type(array.length * 2)
+  bigger.set(array)
+  return bigger
+}

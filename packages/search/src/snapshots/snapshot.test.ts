@@ -1,0 +1,209 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SearchQuery } from '@frontdesk/core'
+import { parseQueryTerms } from '@frontdesk/core'
+import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import type { SqliteStore } from '@frontdesk/adapter-sqlite'
+import type { SearchBuildInfo, SearchEngineOptions } from '../search-engine.ts'
+import { createSearchEngine } from '../search-engine.ts'
+import { directorySnapshots } from './directory-snapshots.ts'
+
+interface World {
+  dir: string
+  snapshots: string
+  store: SqliteStore
+  builds: SearchBuildInfo[]
+}
+
+const test = suite<World>('search snapshots')
+
+test.before.each(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'frontdesk-snapshot-'))
+  ctx.snapshots = join(ctx.dir, 'db.search')
+  ctx.store = openSqliteStore({ path: join(ctx.dir, 'db.sqlite') })
+  ctx.builds = []
+  await ctx.store.createTenant(aTenant('t1'))
+  await ctx.store.transaction(async (tx) => {
+    await tx.putCategory(aCategory('t1', 'news'))
+    await tx.putTag(aTag('t1', 'tag_a', 'alpha'))
+    await tx.putContent(aContent('t1', 'c1', 'news', { title: 'Lighthouse keeper', tags: [aTag('t1', 'tag_a', 'alpha')] }))
+    await tx.putContent(aContent('t1', 'c2', 'news', { title: 'Lighthouse museum' }))
+  })
+})
+
+test.after.each(async (ctx) => {
+  await ctx.store.close()
+  rmSync(ctx.dir, { recursive: true, force: true })
+})
+
+const q = (text: string): SearchQuery => ({ terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10 })
+
+function open(ctx: World, store: SqliteStore = ctx.store, options: Partial<SearchEngineOptions> = {}) {
+  return createSearchEngine({ store, warmUp: false, snapshots: directorySnapshots(ctx.snapshots), onBuild: (info) => ctx.builds.push(info), ...options })
+}
+
+const ids = async (search: ReturnType<typeof open>, text: string) => (await search.search('t1', q(text))).hits.map((hit) => hit.id).sort()
+
+test('a built index is saved, restored on the next start and caught up with changes made meanwhile', async (ctx) => {
+  const first = open(ctx)
+  assert.equal(await ids(first, 'lighthouse'), ['c1', 'c2'])
+  await first.close()
+  assert.equal(readdirSync(ctx.snapshots), ['t1.index'])
+
+  // Changes while no search index runs: an edit, a deletion, a new item, a renamed tag.
+  await ctx.store.transaction(async (tx) => {
+    await tx.putContent(aContent('t1', 'c2', 'news', { title: 'Harbour museum', version: 2 }))
+    await tx.putContent(aContent('t1', 'c3', 'news', { title: 'Lighthouse lamp' }))
+    await tx.deleteContent('t1', 'c1')
+    await tx.putTag(aTag('t1', 'tag_a', 'beta'))
+  })
+  const second = open(ctx)
+  assert.equal(await ids(second, 'lighthouse'), ['c3'])
+  assert.equal(await ids(second, 'harbour'), ['c2'])
+  assert.equal(ctx.builds.map((b) => b.source), ['store', 'snapshot'])
+  assert.is(ctx.builds[1]?.items, 2)
+  await second.close()
+
+  const third = open(ctx)
+  assert.equal(await ids(third, 'lamp'), ['c3'])
+  assert.equal(ctx.builds.map((b) => b.source), ['store', 'snapshot', 'snapshot'])
+  await third.close()
+})
+
+test('a snapshot of another database is not used', async (ctx) => {
+  const first = open(ctx)
+  await first.search('t1', q('lighthouse'))
+  await first.close()
+  const otherDir = mkdtempSync(join(tmpdir(), 'frontdesk-snapshot-other-'))
+  const other = openSqliteStore({ path: join(otherDir, 'db.sqlite') })
+  try {
+    await other.createTenant(aTenant('t1'))
+    await other.transaction(async (tx) => {
+      await tx.putCategory(aCategory('t1', 'news'))
+      await tx.putContent(aContent('t1', 'x1', 'news', { title: 'Other place' }))
+      await tx.putContent(aContent('t1', 'x2', 'news', { title: 'Other thing' }))
+      await tx.putTag(aTag('t1', 'tag_z', 'zeta'))
+    })
+    const search = open(ctx, other)
+    assert.equal(await ids(search, 'lighthouse'), [])
+    assert.equal(await ids(search, 'other'), ['x1', 'x2'])
+    assert.is(ctx.builds[1]?.source, 'store')
+    await search.close()
+  } finally {
+    await other.close()
+    rmSync(otherDir, { recursive: true, force: true })
+  }
+})
+
+test('an unreadable snapshot is ignored and the index is built from the database', async (ctx) => {
+  const first = open(ctx)
+  await first.search('t1', q('lighthouse'))
+  await first.close()
+  writeFileSync(join(ctx.snapshots, 't1.index'), 'FDSX{"format": 3, "truncated')
+  const second = open(ctx)
+  assert.equal(await ids(second, 'lighthouse'), ['c1', 'c2'])
+  assert.equal(ctx.builds.map((b) => b.source), ['store', 'store'])
+  await second.close()
+})
+
+test('a tenant rebuilt after many changes is built from the database, not from its older snapshot', async (ctx) => {
+  const search = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  assert.equal(await ids(search, 'lighthouse'), ['c1', 'c2'])
+  await ctx.store.transaction(async (tx) => {
+    for (let i = 3; i < 10; i++) await tx.putContent(aContent('t1', `c${i}`, 'news', { title: `Lighthouse ${i}` }))
+  })
+  assert.is((await search.search('t1', q('lighthouse'))).total, 9)
+  assert.equal(ctx.builds.map((b) => b.source), ['store', 'store'])
+  await search.close()
+})
+
+test('a snapshot further behind than the rebuild threshold is not caught up item by item: the database is read instead', async (ctx) => {
+  const first = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  await first.search('t1', q('lighthouse'))
+  await first.close()
+  await ctx.store.transaction(async (tx) => {
+    for (let i = 3; i < 10; i++) await tx.putContent(aContent('t1', `c${i}`, 'news', { title: `Lighthouse ${i}` }))
+  })
+  const second = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  assert.is((await second.search('t1', q('lighthouse'))).total, 9)
+  assert.equal(ctx.builds.map((b) => b.source), ['store', 'store'])
+  await second.close()
+})
+
+test('saveSnapshot writes what another process restores; a running index far behind restores it instead of rebuilding', async (ctx) => {
+  const server = open(ctx, ctx.store, { rebuildThreshold: 3 })
+  assert.equal(await ids(server, 'lighthouse'), ['c1', 'c2'])
+  // An import in another process: many changes in one commit, then its own index saves the snapshot.
+  const cli = openSqliteStore({ path: join(ctx.dir, 'db.sqlite') })
+  try {
+    await cli.transaction(async (tx) => {
+      for (let i = 3; i < 10; i++) await tx.putContent(aContent('t1', `c${i}`, 'news', { title: `Lighthouse ${i}` }))
+    })
+    const importer = open(ctx, cli, { rebuildThreshold: 3 })
+    assert.is(await importer.saveSnapshot('t1'), true)
+    assert.is(await importer.saveSnapshot('t1'), true, 'an up-to-date snapshot is not written again')
+    await importer.close()
+  } finally {
+    await cli.close()
+  }
+  assert.is((await server.search('t1', q('lighthouse'))).total, 9)
+  assert.equal(ctx.builds.map((b) => b.source), ['store', 'store', 'snapshot'])
+  await server.close()
+})
+
+test('saveSnapshot answers false when the snapshot cannot be written; searching still works', async (ctx) => {
+  writeFileSync(join(ctx.dir, 'not-a-dir'), '')
+  const search = open(ctx, ctx.store, { snapshots: directorySnapshots(join(ctx.dir, 'not-a-dir', 'db.search')) })
+  assert.is(await search.saveSnapshot('t1'), false)
+  assert.is(await search.saveSnapshot('t1'), false)
+  assert.equal(await ids(search, 'lighthouse'), ['c1', 'c2'])
+  await search.close()
+  const none = open(ctx, ctx.store, { snapshots: null })
+  assert.is(await none.saveSnapshot('t1'), false)
+  await none.close()
+})
+
+test('snapshots are written once per change, private to their owner, and none without a place for them', async (ctx) => {
+  const first = open(ctx)
+  await first.search('t1', q('lighthouse'))
+  assert.equal(readdirSync(ctx.snapshots), ['t1.index'])
+  assert.is(statSync(ctx.snapshots).mode & 0o777, 0o700)
+  assert.is(statSync(join(ctx.snapshots, 't1.index')).mode & 0o777, 0o600)
+  const written = statSync(join(ctx.snapshots, 't1.index')).mtimeMs
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  await first.close()
+  assert.is(statSync(join(ctx.snapshots, 't1.index')).mtimeMs, written, 'an unchanged index is not written again on close')
+  rmSync(ctx.snapshots, { recursive: true, force: true })
+  const off = createSearchEngine({ store: ctx.store, warmUp: false })
+  await off.search('t1', q('lighthouse'))
+  assert.is(await off.saveSnapshot('t1'), false)
+  await off.close()
+  assert.not.ok(existsSync(ctx.snapshots))
+})
+
+test('a snapshot store never reads nor writes a name that is no plain file name', async (ctx) => {
+  const snapshots = directorySnapshots(ctx.snapshots)
+  for (const name of ['../escape', 'a/b', '', '.', 'x'.repeat(65)]) {
+    assert.is(await snapshots.write(name, [new Uint8Array([1, 2, 3])]), false, JSON.stringify(name))
+    assert.is(await snapshots.read(name), null)
+  }
+  assert.not.ok(existsSync(join(ctx.dir, 'escape.index')))
+  assert.is(await snapshots.write('ten_1', [new Uint8Array([1, 2]), new Uint8Array([3])]), true)
+  assert.equal(Array.from((await snapshots.read('ten_1')) ?? []), [1, 2, 3])
+})
+
+test('closing after the store was closed still succeeds; an unchanged index is not written again', async (ctx) => {
+  const store = openSqliteStore({ path: join(ctx.dir, 'db.sqlite') })
+  const search = open(ctx, store)
+  await search.search('t1', q('lighthouse'))
+  rmSync(ctx.snapshots, { recursive: true, force: true })
+  await store.close()
+  await search.close()
+  assert.equal(readdirSync(ctx.dir).includes('db.search'), false)
+})
+
+test.run()

@@ -1,0 +1,181 @@
+import type { SearchQuery } from '@frontdesk/core'
+import { compareIds, parseQueryTerms } from '@frontdesk/core'
+import { aCategory, aContent } from '@frontdesk/core/testing'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { REMEMBER_TERM_FROM } from '../matching/term-matcher.ts'
+import { MAX_REMEMBERED_HITS, MAX_REMEMBERED_SEARCHES, TenantSearchIndex } from './tenant-index.ts'
+
+const NOW = '2030-01-01T00:00:00.000Z'
+const categories = [
+  aCategory('t1', 'news', { fields: [{ id: 'f_minutes', name: 'minutes', type: 'number', required: false }] }),
+  aCategory('t1', 'blog', { fields: [{ id: 'f_minutes_b', name: 'minutes', type: 'number', required: false }] }),
+]
+
+function query(overrides: Partial<SearchQuery>): SearchQuery {
+  return { terms: parseQueryTerms('office'), now: NOW, categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10_000, ...overrides }
+}
+
+test('field filters stay exact as items change, are removed and the index compacts (columns follow the renumbering)', () => {
+  const index = new TenantSearchIndex(categories)
+  const minutes = (i: number, round: number) => (i * 7 + round * 3) % 40
+  const put = (i: number, round: number) =>
+    index.upsert(aContent('t1', `c${i}`, i % 2 === 0 ? 'news' : 'blog', { title: `office ${i}`, fields: i % 5 === 0 ? {} : { [i % 2 === 0 ? 'f_minutes' : 'f_minutes_b']: minutes(i, round) } }))
+  const filters = [{ key: 'custom_minutes', byFieldId: new Map([['f_minutes', { gte: 10, lt: 30 }], ['f_minutes_b', { gte: 10, lt: 30 }]]) }]
+  const expected = (live: Set<number>, round: number, category: string | null) =>
+    [...live].filter((i) => i % 5 !== 0 && minutes(i, round) >= 10 && minutes(i, round) < 30 && (category === null || (i % 2 === 0 ? 'news' : 'blog') === category)).map((i) => `c${i}`).sort()
+  const live = new Set<number>()
+  for (let i = 0; i < 3000; i++) {
+    put(i, 0)
+    live.add(i)
+  }
+  for (const category of [null, 'news']) {
+    const found = index.search(query({ filters, categoryId: category === null ? null : `news` }))
+    assert.equal(found.hits.map((h) => h.id).sort(), expected(live, 0, category))
+    assert.is(found.total, expected(live, 0, category).length)
+  }
+  // Change every item (new numbers), then remove most of them: more than a quarter dead compacts.
+  for (let i = 0; i < 3000; i++) put(i, 1)
+  for (let i = 0; i < 2500; i++) {
+    index.remove(`c${i}`)
+    live.delete(i)
+  }
+  for (let i = 3000; i < 3100; i++) {
+    put(i, 1)
+    live.add(i)
+  }
+  const found = index.search(query({ filters }))
+  assert.equal(found.hits.map((h) => h.id).sort(), expected(live, 1, null))
+  assert.is(found.total, expected(live, 1, null).length)
+})
+
+test('a word searched before finds the words the index learns afterwards (remembered expansions follow the vocabulary)', () => {
+  const index = new TenantSearchIndex(categories)
+  const ids = (text: string) => index.search(query({ terms: parseQueryTerms(text) })).hits.map((h) => h.id).sort()
+  index.upsert(aContent('t1', 'c1', 'news', { title: 'alpha 東京' }))
+  assert.equal(ids('alp'), ['c1'])
+  assert.equal(ids('alphx'), ['c1'])
+  assert.equal(ids('東'), ['c1'])
+  index.upsert(aContent('t1', 'c2', 'news', { title: 'alpine alphy 東北' }))
+  assert.equal(ids('alp'), ['c1', 'c2'])
+  assert.equal(ids('alphx'), ['c1', 'c2'])
+  assert.equal(ids('東'), ['c1', 'c2'])
+})
+
+test('remembered matches of a common word follow every change: items added, changed, removed, scores and totals', () => {
+  const words = ['office', 'offices', 'officer']
+  // Enough items that "off" (three words, one posting each per item) reads more than REMEMBER_TERM_FROM postings.
+  const count = Math.ceil(REMEMBER_TERM_FROM / 2)
+  const text = (i: number, round: number) => `${words[(i + round) % 3]} ${words[(i + round + 1) % 3]} ${i % 4 === 0 ? '東京' : '大阪'} ${'x'.repeat((i * 7 + round) % 5)}`
+  // Every change, in order: a new index given the same ones has the same postings and weights, and nothing remembered.
+  const changes: ((index: TenantSearchIndex) => void)[] = []
+  const index = new TenantSearchIndex(categories)
+  const change = (apply: (index: TenantSearchIndex) => void) => {
+    changes.push(apply)
+    apply(index)
+  }
+  const put = (i: number, round: number) => change((into) => into.upsert(aContent('t1', `c${i}`, i % 2 === 0 ? 'news' : 'blog', { title: text(i, round) })))
+  const check = () => {
+    const fresh = new TenantSearchIndex(categories)
+    for (const apply of changes) apply(fresh)
+    for (const [words, size] of [['off', 10], ['off', 10_000], ['off 東京', 10], ['offic 大阪', 25]] as const) {
+      const q = query({ terms: parseQueryTerms(words), size })
+      const got = index.search(q)
+      assert.equal(got, fresh.search(q), words)
+      assert.equal(index.search(q), got, `${words} again`)
+    }
+  }
+  for (let i = 0; i < count; i++) put(i, 0)
+  check()
+  for (let i = 0; i < count; i += 3) put(i, 1)
+  check()
+  for (let i = 0; i < count; i += 5) change((into) => into.remove(`c${i}`))
+  check()
+  put(count, 2)
+  check()
+})
+
+test('relevance ties are broken by core\'s compareIds, whatever order the items were indexed in (numbers stand in for ids only where they follow them)', () => {
+  const index = new TenantSearchIndex(categories)
+  // Ids in increasing order first (numbers follow ids), then smaller ids and changed items (they do not).
+  const id = (i: number) => `c${String(i).padStart(4, '0')}`
+  const put = (i: number, round: number) => index.upsert(aContent('t1', id(i), 'news', { title: i % 3 === round % 3 ? 'office office' : 'office' }))
+  for (let i = 100; i < 400; i++) put(i, 0)
+  for (let i = 99; i >= 0; i--) put(i, 0)
+  for (let i = 150; i < 400; i += 7) put(i, 1)
+  for (let i = 0; i < 400; i += 11) index.remove(id(i))
+  const all = index.search(query({})).hits
+  const expected = [...all].sort((a, b) => b.score - a.score || compareIds(a.id, b.id))
+  assert.equal(all, expected)
+  for (const [from, size] of [[0, 1], [0, 20], [13, 20], [150, 40], [300, 100]] as const) {
+    assert.equal(index.search(query({ from, size })).hits, expected.slice(from, from + size), `${from}+${size}`)
+  }
+})
+
+test('what a search may return follows the time asked for, either way, and categories switched off and on', () => {
+  const index = new TenantSearchIndex(categories)
+  index.upsert(aContent('t1', 'c1', 'news', { title: 'office', published_at: '2030-01-01T00:00:00.000Z' }))
+  index.upsert(aContent('t1', 'c2', 'news', { title: 'office', published_at: '2030-06-01T00:00:00.000Z' }))
+  index.upsert(aContent('t1', 'c3', 'blog', { title: 'office', published_at: '2030-03-01T00:00:00.000Z' }))
+  const ids = (now: string, categoryId: string | null = null) => index.search(query({ now, categoryId })).hits.map((h) => h.id).sort()
+  assert.equal(ids('2030-02-01T00:00:00.000Z'), ['c1'])
+  assert.equal(ids('2030-05-01T00:00:00.000Z'), ['c1', 'c3'])
+  assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2', 'c3'])
+  assert.equal(ids('2030-07-01T00:00:00.000Z', 'news'), ['c1', 'c2'])
+  assert.equal(ids('2030-02-01T00:00:00.000Z'), ['c1'])
+  const blog = categories[1]
+  if (blog === undefined) throw new Error('no blog category')
+  index.setCategory(blog.id, { ...blog, active: false })
+  assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2'])
+  index.setCategory(blog.id, blog)
+  assert.equal(ids('2030-07-01T00:00:00.000Z'), ['c1', 'c2', 'c3'])
+})
+
+test('a search asked again gets the same page until an item or category changes; its page is its own', () => {
+  const index = new TenantSearchIndex(categories)
+  for (let i = 0; i < 30; i++) index.upsert(aContent('t1', `c${String(i).padStart(2, '0')}`, 'news', { title: i % 3 === 0 ? 'office office' : 'office' }))
+  const page = (from: number, size: number) => index.search(query({ from, size }))
+  const first = page(0, 5)
+  first.hits.pop()
+  assert.throws(() => Object.assign(first.hits[0] ?? {}, { score: 0 }), 'a remembered hit cannot be changed through a page')
+  assert.equal(page(0, 5), index.search(query({ from: 0, size: 5, now: '2031-01-01T00:00:00.000Z' })), 'a later time with the same items visible')
+  assert.is(page(0, 5).hits.length, 5, 'changing a returned page changes nothing remembered')
+  assert.equal(page(5, 5).hits.map((h) => h.id), page(0, 10).hits.slice(5).map((h) => h.id))
+  index.upsert(aContent('t1', 'c99', 'news', { title: 'office office office office' }))
+  assert.is(page(0, 5).total, 31)
+  assert.ok(page(0, 40).hits.some((h) => h.id === 'c99'))
+  index.remove('c99')
+  assert.is(page(0, 5).total, 30)
+  // More distinct searches than are remembered: the oldest are dropped and computed again, right.
+  for (let i = 0; i <= MAX_REMEMBERED_SEARCHES; i++) index.search(query({ from: i, size: 1 }))
+  assert.is(page(0, 5).total, 30)
+  // Big pages too: more hits than are remembered in all.
+  for (let i = 0; i * 30 <= MAX_REMEMBERED_HITS; i++) index.search(query({ size: 30 + i }))
+  assert.equal(page(0, 30).hits.length, 30)
+})
+
+
+test('a filtered search asked after another with the same terms and fields but other values gets its own answer', () => {
+  const events = aCategory('t1', 'events', {
+    fields: [
+      { id: 'f_capacity', name: 'capacity', type: 'number', required: false },
+      { id: 'f_venue', name: 'venue_type', type: 'select', options: ['online', 'offline'], required: false },
+    ],
+  })
+  const index = new TenantSearchIndex([events])
+  const capacities = [50, 80, 100, 120, 300]
+  capacities.forEach((capacity, i) =>
+    index.upsert(aContent('t1', `e${i}`, 'events', { title: `event ${i}`, fields: { f_capacity: capacity, f_venue: i % 2 === 0 ? 'online' : 'offline' } })))
+  const capacityOf = (filter: Record<string, unknown>) => {
+    const filters = [{ key: 'custom_capacity', byFieldId: new Map([['f_capacity', filter]]) }]
+    return index.search(query({ terms: parseQueryTerms('event'), size: 100, filters })).hits.map((h) => capacities[Number(h.id.slice(1))]).sort((a, b) => (a ?? 0) - (b ?? 0))
+  }
+  assert.equal(capacityOf({ in: [50, 300] }), [50, 300])
+  assert.equal(capacityOf({ gte: 100, lte: 300 }), [100, 120, 300])
+  assert.equal(capacityOf({ lt: 150 }), [50, 80, 100, 120])
+  const venue = (value: string) =>
+    index.search(query({ terms: parseQueryTerms('event'), size: 100, filters: [{ key: 'custom_venue_type', byFieldId: new Map([['f_venue', { eq: value }]]) }] })).hits.map((h) => h.id).sort()
+  assert.equal(venue('online'), ['e0', 'e2', 'e4'])
+  assert.equal(venue('offline'), ['e1', 'e3'])
+})
+test.run()
