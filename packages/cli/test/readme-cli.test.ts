@@ -103,13 +103,13 @@ test('errors are one line on stderr with exit code 1, as the README says', async
 })
 
 test('the install lines name packages that exist, and the README no longer promises "published packages"', () => {
-  const names = new Set(['core', 'adapter-sqlite', 'http', 'cli', 'client'].map((name) => (JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')) as { name: string }).name))
+  const names = new Set(['core', 'search', 'adapter-sqlite', 'adapter-postgres', 'http', 'cli', 'client'].map((name) => (JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')) as { name: string }).name))
   const installs = readme.match(/npm install( --global)? @frontdesk\/[^\n#`]+/g) ?? []
   assert.ok(installs.length >= 3, installs.join('\n'))
   for (const install of installs) {
     for (const name of install.match(/@frontdesk\/[a-z-]+/g) ?? []) assert.ok(names.has(name), `${name} in ${install}`)
   }
-  assert.ok(readme.includes('npm install @frontdesk/core @frontdesk/adapter-sqlite @frontdesk/http\n'))
+  assert.ok(readme.includes('npm install @frontdesk/core @frontdesk/adapter-sqlite @frontdesk/search @frontdesk/http\n'))
   assert.match(readme.slice(readme.indexOf('## Running it for real')), /^## Running it for real\n\n```sh\nnpm install @frontdesk\/cli /)
   for (const file of ['README.md', 'examples/embed-node-http.ts', 'examples/README.md']) {
     assert.not.ok(readFileSync(join(root, file), 'utf8').includes('published packages'), file)

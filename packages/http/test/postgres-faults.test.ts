@@ -48,8 +48,9 @@ faults.before(async (world) => {
   const url = new URL(world.pg.url)
   url.pathname = '/frontdesk'
   world.store = await openPostgresStore({ url: url.toString(), connectTimeoutMs: 1_000, statementTimeoutMs: 2_000 })
-  // Hint: no response cache, so that every list request reaches the database.
-  const frontdesk = createFrontdesk({ store: world.store, cache: { maxEntries: 0 } })
+  // Hint: no response cache, so that every list request reaches the database; no rate limit,
+  // since the quick 503s of an outage would otherwise use up the key's allowance.
+  const frontdesk = createFrontdesk({ store: world.store, cache: { maxEntries: 0 }, defaultRateLimit: 0 })
   await createTenant(frontdesk.context, { code: 'acme' })
   await importRecords(frontdesk.context, {
     tenantCode: 'acme',
