@@ -1,8 +1,10 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
+import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
 import { answerClientError } from './client-error.ts'
+import { guardConnections } from './connection-guard.ts'
 import { createConnectListener, createHandler } from './create-handler.ts'
 import type { HandlerOptions } from './create-handler.ts'
 import type { HandleOptions } from './handle.ts'
@@ -26,6 +28,8 @@ export interface ServerOptions extends HandleOptions, Pick<HandlerOptions, 'onAc
   headersTimeoutMs?: number
   /** Time allowed to send the whole request, in ms. Default `REQUEST_TIMEOUT_MS` (30 s). */
   requestTimeoutMs?: number
+  /** Time allowed for the TLS handshake, in ms. Default `HANDSHAKE_TIMEOUT_MS` (10 s). */
+  handshakeTimeoutMs?: number
 }
 
 /** Time allowed to send the request headers (ms). */
@@ -61,10 +65,15 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
     ...options,
     trustedProxies: behindProxy ? (transport.trustedProxies ?? DEFAULT_TRUSTED_PROXIES) : [],
   }
-  const handler = createHandler(frontdesk, handlerOptions)
+  const handle = createHandler(frontdesk, handlerOptions)
+  const connect = createConnectListener(frontdesk, handlerOptions)
+  const handler = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    guard.requestArrived(request.socket)
+    handle(request, response)
+  }
   const server = behindProxy
     ? http.createServer(common, handler)
-    : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, handler)
+    : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS }, handler)
   // Hint: a client may end its side once its request is sent (HTTP allows it; `nc -N`, some
   // scripts do). By default Node then drops the request in flight and closes, so an inquiry
   // could be committed and its 201 never sent. With `httpAllowHalfOpen` the answer is sent and
@@ -73,7 +82,15 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   // half-open too: set per socket once its handshake is done, because `allowHalfOpen` on the
   // TLS server itself leaks the TCP socket of a client that closes right after a TLS 1.3 handshake.
   ;(server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true
-  if (!behindProxy) server.prependListener('secureConnection', (socket: TLSSocket) => void (socket.allowHalfOpen = true))
+  // Sockets whose TLS handshake finished: only these can be answered after a client error.
+  const established = new WeakSet<object>()
+  if (!behindProxy) {
+    server.prependListener('secureConnection', (socket: TLSSocket) => {
+      socket.allowHalfOpen = true
+      established.add(socket)
+    })
+  }
+  const guard = guardConnections(server, { tls: !behindProxy, firstRequestTimeoutMs: headersTimeout })
   server.headersTimeout = headersTimeout
   server.requestTimeout = requestTimeout
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS
@@ -82,7 +99,12 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   // Hint: Node answers any other expectation with a bare 417; RFC 9110 lets a server ignore it, so the request is served as usual.
   server.on('checkExpectation', handler)
   // Hint: without it Node resets a CONNECT's connection with no answer at all.
-  server.on('connect', createConnectListener(frontdesk, handlerOptions))
-  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, !behindProxy))
+  server.on('connect', (request: http.IncomingMessage, socket: Duplex) => {
+    guard.requestArrived(request.socket)
+    connect(request, socket)
+  })
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    answerClientError(error, socket, { secure: !behindProxy, established: behindProxy || established.has(socket) })
+  })
   return server
 }

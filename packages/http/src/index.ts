@@ -1,3 +1,4 @@
+export { CLIENT_ERROR_LINGER_MS } from './client-error.ts'
 export * from './create-handler.ts'
 export * from './create-server.ts'
 export * from './dev-cert.ts'
