@@ -6,19 +6,31 @@ export interface ErrorDetail {
   message: string
 }
 
+/** Who made a refused request, once its key was recognised: for logs, never the key itself. */
+export interface RecognisedCaller {
+  /** The tenant's code. */
+  tenant: string
+  /** The key's id (`key_…`). */
+  keyId: string
+}
+
 /**
  * The base of every error frontdesk reports on purpose. It is data: a `code` of CONTRACT §2,
- * a safe `message`, optional `details`. The edges (HTTP, CLI) map it; nothing else does.
+ * a safe `message`, optional `details`, and the `caller` when the request's key was recognised
+ * before it was refused (a disabled, throttled or under-privileged key). The edges (HTTP, CLI)
+ * map it; nothing else does.
  */
 export class FrontdeskError extends Error {
   readonly code: ErrorCode
   readonly details: ErrorDetail[] | undefined
+  readonly caller: RecognisedCaller | undefined
 
-  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetail[]; cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetail[]; cause?: unknown; caller?: RecognisedCaller }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = new.target.name
     this.code = code
     this.details = options?.details
+    this.caller = options?.caller
   }
 }
 
@@ -34,8 +46,8 @@ export class AuthError extends FrontdeskError {}
 
 /** The key is valid but lacks the endpoint's permission (403 `FORBIDDEN`). */
 export class ForbiddenError extends FrontdeskError {
-  constructor() {
-    super('FORBIDDEN', 'Insufficient permissions')
+  constructor(options?: { caller?: RecognisedCaller }) {
+    super('FORBIDDEN', 'Insufficient permissions', options)
   }
 }
 
@@ -52,11 +64,11 @@ export class IdempotencyError extends FrontdeskError {}
 /** Too many requests for this key or address; `retryAfter` is in whole seconds. */
 export class RateLimitedError extends FrontdeskError {
   readonly retryAfter: number
-  /** The key's bucket, for the `RateLimit-*` headers; absent for per-address limits. */
-  readonly limit: { limit: number; remaining: number; reset: number } | undefined
+  /** The key's bucket, for the `RateLimit-*` headers (`window`: `RateLimit-Policy`); absent for per-address limits. */
+  readonly limit: { limit: number; remaining: number; reset: number; window?: number } | undefined
 
-  constructor(retryAfter: number, limit?: { limit: number; remaining: number; reset: number }) {
-    super('RATE_LIMITED', 'Rate limit exceeded')
+  constructor(retryAfter: number, limit?: { limit: number; remaining: number; reset: number; window?: number }, options?: { caller?: RecognisedCaller }) {
+    super('RATE_LIMITED', 'Rate limit exceeded', options)
     this.retryAfter = retryAfter
     this.limit = limit
   }
