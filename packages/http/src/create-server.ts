@@ -8,6 +8,7 @@ import { guardConnections } from './connection-guard.ts'
 import { createConnectListener, createHandler } from './create-handler.ts'
 import type { HandlerOptions } from './create-handler.ts'
 import type { HandleOptions } from './handle.ts'
+import { checkTlsMaterial } from './tls-material.ts'
 import { DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
 
 /** How the server meets HTTPS (CONTRACT §1). */
@@ -44,6 +45,23 @@ export const PROXY_KEEP_ALIVE_TIMEOUT_MS = 65_000
 export const HANDSHAKE_TIMEOUT_MS = 10_000
 
 /**
+ * The cipher suites offered: for TLS 1.2 only the ECDHE AEAD suites of Mozilla's "intermediate"
+ * server profile (forward secrecy, no CBC, CCM or ARIA), for ECDSA and RSA certificates alike;
+ * for TLS 1.3 its three standard suites. Clients choose among them (no server order).
+ */
+export const TLS_CIPHERS = [
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':')
+
+/**
  * A server for frontdesk's `/v1` API, not yet listening. It never redirects HTTP to HTTPS (a key
  * sent over plain HTTP has already leaked): with `tls`, a plain-HTTP client fails the TLS
  * handshake; behind a proxy, anything not vouched for as HTTPS gets 403 `HTTPS_REQUIRED`.
@@ -73,7 +91,16 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   }
   const server = behindProxy
     ? http.createServer(common, handler)
-    : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS }, handler)
+    : https.createServer(
+        {
+          ...common,
+          ...tlsMaterial(transport.tls.cert, transport.tls.key),
+          minVersion: 'TLSv1.2',
+          ciphers: TLS_CIPHERS,
+          handshakeTimeout: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
+        },
+        handler,
+      )
   // Hint: a client may end its side once its request is sent (HTTP allows it; `nc -N`, some
   // scripts do). By default Node then drops the request in flight and closes, so an inquiry
   // could be committed and its 201 never sent. With `httpAllowHalfOpen` the answer is sent and
@@ -107,4 +134,12 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
     answerClientError(error, socket, { secure: !behindProxy, established: behindProxy || established.has(socket) })
   })
   return server
+}
+
+/** The certificate and key, checked first so that a mistake is named rather than left to OpenSSL's `ERR_OSSL_…`. */
+function tlsMaterial(cert: string | Buffer, key: string | Buffer): { cert: string | Buffer; key: string | Buffer } {
+  const problem = checkTlsMaterial(cert, key)
+  if (problem === null) return { cert, key }
+  const what = problem.subject === 'cert' ? 'the certificate ' : problem.subject === 'key' ? 'the private key ' : ''
+  throw new TypeError(`Invalid TLS material: ${what}${problem.message}`)
 }

@@ -109,6 +109,28 @@ test('serve refuses contradictory or incomplete options', async () => {
   }
 })
 
+test('serve names the file and what is wrong with a certificate or key that does not fit', async () => {
+  const db = join(dir, 'x.db')
+  const good = await createDevCert()
+  const other = await createDevCert()
+  const files: Record<string, string> = { 'cert.pem': good.cert, 'key.pem': good.key, 'other-key.pem': other.key, 'text.txt': 'hello' }
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  const cases: [string, string, RegExp][] = [
+    ['text.txt', 'key.pem', /^frontdesk: --cert \/.*\/text\.txt is not a PEM certificate/],
+    ['cert.pem', 'text.txt', /^frontdesk: --key \/.*\/text\.txt is not a PEM private key/],
+    ['key.pem', 'cert.pem', /^frontdesk: --cert \/.*\/key\.pem holds a private key and --key \/.*\/cert\.pem a certificate: they are swapped/],
+    ['key.pem', 'key.pem', /^frontdesk: --cert \/.*\/key\.pem holds a private key, not a certificate/],
+    ['cert.pem', 'other-key.pem', /^frontdesk: --key \/.*\/other-key\.pem does not belong to the certificate in --cert \/.*\/cert\.pem/],
+  ]
+  for (const [cert, key, message] of cases) {
+    const result = await run('serve', '--db', db, '--port', '0', '--cert', cert, '--key', key)
+    assert.is(result.code, 1, `${cert} ${key}`)
+    assert.match(result.stderr, message)
+    assert.not.match(result.stderr, /unexpected|ERR_OSSL/)
+    assert.is(result.stderr.trim().split('\n').length, 1)
+  }
+})
+
 test('serve --cert/--key serves HTTPS until stopped, then shuts down and releases the database', async () => {
   const db = join(dir, 'site.db')
   const key = await seeded(db)

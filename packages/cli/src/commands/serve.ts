@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import type { Frontdesk, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
-import type { AccessLogger, ServerTransport } from '@frontdesk/http'
+import type { AccessLogger, ServerTransport, TlsMaterialProblem } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { dbPathOf } from '../session.ts'
 import { parseRateLimit } from './key.ts'
@@ -75,7 +75,21 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
   }
   if (options.cert === undefined || options.key === undefined) throw new UsageError('--cert and --key go together')
   const certPath = resolve(cwd, options.cert)
-  return { transport: { tls: { cert: readFileSync(certPath), key: readFileSync(resolve(cwd, options.key)) } }, certPath }
+  const keyPath = resolve(cwd, options.key)
+  const cert = readFileSync(certPath)
+  const key = readFileSync(keyPath)
+  const { checkTlsMaterial } = await import('@frontdesk/http')
+  const problem = checkTlsMaterial(cert, key)
+  if (problem !== null) throw new UsageError(tlsProblemLine(problem, certPath, keyPath))
+  return { transport: { tls: { cert, key } }, certPath }
+}
+
+/** What is wrong with `--cert`/`--key`, naming the file. */
+function tlsProblemLine(problem: TlsMaterialProblem, certPath: string, keyPath: string): string {
+  if (problem.subject === 'cert') return `--cert ${certPath} ${problem.message}`
+  if (problem.subject === 'key') return `--key ${keyPath} ${problem.message}`
+  if (/swapped/.test(problem.message)) return `--cert ${certPath} holds a private key and --key ${keyPath} a certificate: they are swapped`
+  return `--key ${keyPath} does not belong to the certificate in --cert ${certPath}`
 }
 
 /**
