@@ -97,6 +97,10 @@ test('serve refuses contradictory or incomplete options', async () => {
     [['--dev-cert', '--behind-proxy'], /choose one of/],
     [['--cert', join(dir, 'c.pem')], /--cert and --key go together/],
     [['--dev-cert', '--trusted-proxy', '10.0.0.1'], /--trusted-proxy needs --behind-proxy/],
+    [['--dev-cert', '--allow-public-bind'], /--allow-public-bind needs --behind-proxy/],
+    [['--behind-proxy', '--host', '0.0.0.0'], /refusing to serve plain HTTP \(--behind-proxy\) on 0\.0\.0\.0, every interface: .*--allow-public-bind/],
+    [['--behind-proxy', '--host', '::'], /refusing to serve plain HTTP \(--behind-proxy\) on ::, every interface/],
+    [['--behind-proxy', '--host', '203.0.113.7'], /refusing to serve plain HTTP \(--behind-proxy\) on 203\.0\.113\.7, public address 203\.0\.113\.7/],
     [['--behind-proxy', '--trusted-proxy', 'proxy.local'], /Invalid trusted proxy address: proxy\.local/],
     [['--dev-cert', '--port', '70000'], /invalid port: 70000/],
     [['--cert', join(dir, 'missing.pem'), '--key', join(dir, 'missing.key')], /no such file or directory/],
@@ -106,6 +110,25 @@ test('serve refuses contradictory or incomplete options', async () => {
     assert.is(result.code, 1, args.join(' '))
     assert.match(result.stderr, message)
     assert.is(result.stderr.trim().split('\n').length, 1)
+  }
+})
+
+test('serve --behind-proxy on a wildcard address needs --allow-public-bind, and warns', async () => {
+  const db = join(dir, 'public.db')
+  const key = await seeded(db)
+  const server = await serving(db, { behindProxy: true, host: '0.0.0.0', allowPublicBind: true })
+  try {
+    assert.match(server.env.stderr.text(), /^frontdesk: warning: serving plain HTTP on 0\.0\.0\.0 \(every interface\); make sure only the proxy can reach this port\n$/)
+    const port = /:(\d+)$/.exec(server.url)?.[1]
+    assert.is(await get(`http://127.0.0.1:${port}/v1/cms/categories`, { 'x-api-key': key, 'x-forwarded-proto': 'https' }), 200)
+  } finally {
+    await server.stop()
+  }
+  const quiet = await serving(db, { behindProxy: true, host: '127.0.0.1' })
+  try {
+    assert.is(quiet.env.stderr.text(), '')
+  } finally {
+    await quiet.stop()
   }
 })
 

@@ -9,6 +9,7 @@ import { UsageError } from '@frontdesk/core'
 import type { AccessLogger, ServerTransport, TlsMaterialProblem } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { dbPathOf } from '../session.ts'
+import { publicAddressesOf } from '../net/private-address.ts'
 import { parseRateLimit } from './key.ts'
 
 /** Options of `frontdesk serve`. */
@@ -30,6 +31,12 @@ export interface ServeOptions {
   defaultRateLimit?: number
   /** Write one JSON access-log line per request to stdout. Default true (`--no-access-log` turns it off). */
   accessLog?: boolean
+  /**
+   * Let `--behind-proxy` listen on a public or wildcard address (`0.0.0.0`, `::`): plain HTTP
+   * then reaches every interface, so only when a firewall or container network keeps the port
+   * to the proxy. Without it such a `--host` is refused. Default false.
+   */
+  allowPublicBind?: boolean
 }
 
 /** A running server over an open database. */
@@ -65,6 +72,7 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
   }
   if (modes > 1) throw new UsageError('choose one of --cert/--key, --dev-cert or --behind-proxy')
   if (options.trustedProxy !== undefined && options.behindProxy !== true) throw new UsageError('--trusted-proxy needs --behind-proxy')
+  if (options.allowPublicBind === true && options.behindProxy !== true) throw new UsageError('--allow-public-bind needs --behind-proxy')
   if (options.behindProxy === true) {
     return { transport: { behindProxy: true, ...(options.trustedProxy === undefined ? {} : { trustedProxies: options.trustedProxy }) } }
   }
@@ -169,6 +177,22 @@ function drain(server: http.Server, drainMs: number): Promise<void> {
   })
 }
 
+/**
+ * CONTRACT §1 keeps `--behind-proxy` (plain HTTP) to loopback and private interfaces: a public
+ * or wildcard `host` is refused, unless `allowed` (`--allow-public-bind`), and then warned about.
+ */
+async function checkProxyBind(host: string, allowed: boolean, env: CliEnv): Promise<void> {
+  const exposed = await publicAddressesOf(host)
+  if (exposed.length === 0) return
+  const where = exposed.some((address) => address === '0.0.0.0' || address === '::') ? 'every interface' : `public address ${exposed.join(', ')}`
+  if (!allowed) {
+    throw new UsageError(
+      `refusing to serve plain HTTP (--behind-proxy) on ${host}, ${where}: use a loopback or private address, or add --allow-public-bind if a firewall or container network keeps the port to the proxy`,
+    )
+  }
+  env.stderr.write(`frontdesk: warning: serving plain HTTP on ${host} (${where}); make sure only the proxy can reach this port\n`)
+}
+
 /** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts). */
 export function untilStopped(signal?: AbortSignal): Promise<void> {
   return new Promise((done) => {
@@ -191,12 +215,14 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
 export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const port = options.port ?? DEFAULT_PORT
   const { transport } = await transportOf(options, dbPath, env.cwd)
+  const host = options.host ?? '127.0.0.1'
+  if ('behindProxy' in transport) await checkProxyBind(host, options.allowPublicBind === true, env)
   const { createLineBuffer, formatAccessLog } = await import('@frontdesk/http')
   // Hint: lines are written together once per event-loop turn, not one synchronous write per request.
   const log = createLineBuffer((text) => env.stdout.write(text))
   const onAccess: AccessLogger | undefined = options.accessLog === false ? undefined : (entry) => log.push(formatAccessLog(entry))
   const running = await startServer(dbPath, transport, {
-    host: options.host ?? '127.0.0.1',
+    host,
     port,
     ...(onAccess === undefined ? {} : { onAccess }),
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
@@ -221,6 +247,7 @@ export function register(program: Command, env: CliEnv): void {
     .option('--dev-cert', 'use a self-signed certificate for localhost (created once, kept in .frontdesk/ beside the database)')
     .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
+    .option('--allow-public-bind', 'let --behind-proxy listen on a public or wildcard --host (0.0.0.0, ::): only if a firewall keeps the port to the proxy')
     .addOption(new Option('--default-rate-limit <n>', 'requests per second of a key without its own --rate-limit (burst twice that; 0 = unlimited)').argParser(parseRateLimit))
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
     .addHelpText('after', SERVE_HELP)
