@@ -125,8 +125,20 @@ export interface InquiryStore {
   releaseIdempotencyKey(tenantId: string, key: string): Promise<void>
 }
 
+/** Secrets of one installation (one database), the same for every process that opens it. */
+export interface InstanceSecretStore {
+  /**
+   * The secret stored under `name`, storing `candidate` first when there is none yet. Atomic
+   * and race-free: when several calls or processes race (two servers starting at once), exactly
+   * one candidate is stored and every caller, then and after any restart, gets that one. A
+   * stored secret is never replaced or deleted through the port. Core decides the names (e.g.
+   * `cursor-hmac`) and makes the candidates (random, base64url); the adapter stores them as given.
+   */
+  instanceSecret(name: string, candidate: string): Promise<string>
+}
+
 /** The whole storage port. */
-export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore {
+export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, InstanceSecretStore {
   /**
    * Runs `work` in one all-or-nothing transaction: everything it writes commits together
    * when it resolves, and nothing is written when it rejects (the rejection is passed on).

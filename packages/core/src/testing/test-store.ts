@@ -1,5 +1,6 @@
 import { batchReadCases } from './cases/batch-reads.ts'
 import { idempotencyCases } from './cases/idempotency.ts'
+import { instanceSecretCases } from './cases/instance-secrets.ts'
 import { isolationCases } from './cases/isolation.ts'
 import { listFilterCases } from './cases/list-filters.ts'
 import { listModelCases } from './cases/list-model.ts'
@@ -29,4 +30,5 @@ export function testStore(name: string, open: OpenStore): void {
   listModelCases(name, open)
   transactionCases(name, open)
   idempotencyCases(name, open)
+  instanceSecretCases(name, open)
 }
