@@ -9,6 +9,7 @@ import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
 import { checkHealth } from './health.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
+import { createRefusalMemory } from './ignored-refusals.ts'
 import { bodyReader } from './read-body.ts'
 import { requestIdOf } from './request-id.ts'
 import { createProxyMatcher } from './trusted-proxies.ts'
@@ -43,6 +44,7 @@ export type NodeHandler = (request: IncomingMessage, response: ServerResponse, n
 /** Creates the request listener serving frontdesk's `/v1` API. */
 export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}): NodeHandler {
   const isTrustedProxy = createProxyMatcher(options.trustedProxies)
+  const refusals = createRefusalMemory()
   return (request, response, next) => {
     const url = request.url ?? '/'
     if (next !== undefined && !isApiPath(url)) {
@@ -71,7 +73,9 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
     handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress }, options)
       .then((result) => {
         sent.caller = result.caller
-        write(response, result, hasBody && !body.complete, sent)
+        // Hint: a client that ignored an earlier 429's Retry-After on this connection loses the connection.
+        const ignoredLimit = result.status === 429 && refusals.refused(socket, Number(result.headers['retry-after'] ?? 1))
+        write(response, result, (hasBody && !body.complete) || ignoredLimit, sent)
       })
       .catch(() => response.destroy())
   }
@@ -151,12 +155,13 @@ interface Sent {
   bytes: number
 }
 
-function write(response: ServerResponse, result: HttpResponse, unreadBody: boolean, sent: Sent): void {
+/** Writes `result`; with `close`, the connection is closed after it (a body left unread, an ignored limit). */
+function write(response: ServerResponse, result: HttpResponse, close: boolean, sent: Sent): void {
   if (response.headersSent || response.destroyed) return
   // Hint: one writeHead with the whole header object (built per request by `handle`) costs less than a setHeader per header.
   const headers: OutgoingHttpHeaders = result.headers
   // A body left unread cannot be skipped safely on a kept-alive connection: close it instead.
-  if (unreadBody) headers.connection = 'close'
+  if (close) headers.connection = 'close'
   if (result.status !== 304) headers['content-length'] = result.body.length
   sent.requestId = result.headers['x-request-id'] ?? ''
   sent.bytes = result.status === 304 ? 0 : result.body.length

@@ -4,12 +4,12 @@ import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
 import { answerClientError } from './client-error.ts'
-import { guardConnections } from './connection-guard.ts'
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, guardConnections } from './connection-guard.ts'
 import { createConnectListener, createHandler } from './create-handler.ts'
 import type { HandlerOptions } from './create-handler.ts'
 import type { HandleOptions } from './handle.ts'
 import { checkTlsMaterial } from './tls-material.ts'
-import { DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
+import { createProxyMatcher, DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
 
 /** How the server meets HTTPS (CONTRACT §1). */
 export type ServerTransport =
@@ -31,6 +31,13 @@ export interface ServerOptions extends HandleOptions, Pick<HandlerOptions, 'onAc
   requestTimeoutMs?: number
   /** Time allowed for the TLS handshake, in ms. Default `HANDSHAKE_TIMEOUT_MS` (10 s). */
   handshakeTimeoutMs?: number
+  /** Connections held at once, all clients together; more are refused at once. Default 4 096; 0 = no limit. */
+  maxConnections?: number
+  /**
+   * Connections held at once from one client address (IPv6: one /64); more are refused at once,
+   * before any TLS work. Trusted proxies are exempt. Default 64; 0 = no limit.
+   */
+  maxConnectionsPerAddress?: number
 }
 
 /** Time allowed to send the request headers (ms). */
@@ -117,7 +124,14 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
       established.add(socket)
     })
   }
-  const guard = guardConnections(server, { tls: !behindProxy, firstRequestTimeoutMs: headersTimeout })
+  const isProxy = createProxyMatcher(handlerOptions.trustedProxies)
+  const guard = guardConnections(server, {
+    tls: !behindProxy,
+    firstRequestTimeoutMs: headersTimeout,
+    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    exempt: (address) => behindProxy && isProxy(address),
+  })
   server.headersTimeout = headersTimeout
   server.requestTimeout = requestTimeout
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS

@@ -1,5 +1,5 @@
 import type { Credentials, Frontdesk, Principal, Reply } from '@frontdesk/core'
-import { FrontdeskError, OPERATIONS, RateLimitedError } from '@frontdesk/core'
+import { FrontdeskError, OPERATIONS, RateLimitedError, RequestRefusedError } from '@frontdesk/core'
 import { redactTarget } from './access-log.ts'
 import { errorResponse } from './error-response.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
@@ -54,18 +54,18 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
   if (request.secure) headers['strict-transport-security'] = HSTS
   let caller: HttpResponse['caller']
   try {
-    if (!request.secure) throw new FrontdeskError('HTTPS_REQUIRED', 'HTTPS is required')
+    if (!request.secure) throw new RequestRefusedError('HTTPS_REQUIRED', 'HTTPS is required')
     const [pathname = '', search = ''] = splitTarget(request.url)
     if (pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return openApiResponse(headers, headerValue(request.headers['if-none-match']))
       headers.allow = 'GET, HEAD'
-      throw new FrontdeskError('METHOD_NOT_ALLOWED', 'Method not allowed')
+      throw new RequestRefusedError('METHOD_NOT_ALLOWED', 'Method not allowed')
     }
     const match = matchRoute(request.method, pathname)
-    if (match.kind === 'not_found') throw new FrontdeskError('NOT_FOUND', 'Route not found')
+    if (match.kind === 'not_found') throw new RequestRefusedError('NOT_FOUND', 'Route not found')
     if (match.kind === 'method_not_allowed') {
       headers.allow = match.allow.join(', ')
-      throw new FrontdeskError('METHOD_NOT_ALLOWED', 'Method not allowed')
+      throw new RequestRefusedError('METHOD_NOT_ALLOWED', 'Method not allowed')
     }
     const credentials: Credentials = {
       apiKey: headerValue(request.headers['x-api-key']) ?? null,
@@ -167,7 +167,7 @@ async function readJson(request: HttpRequest, options: HandleOptions): Promise<u
 
 /** The 413 error for a body over `limit` bytes. */
 export function payloadTooLarge(limit: number): FrontdeskError {
-  return new FrontdeskError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`)
+  return new RequestRefusedError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`)
 }
 
 function previewTokenOf(request: HttpRequest, query: URLSearchParams): string | null {
@@ -182,7 +182,7 @@ function decodeParam(raw: string | undefined): string {
   } catch {
     // Malformed percent-encoding: fall through to 404.
   }
-  throw new FrontdeskError('NOT_FOUND', 'Not found')
+  throw new RequestRefusedError('NOT_FOUND', 'Not found')
 }
 
 function splitTarget(url: string): [string, string] {

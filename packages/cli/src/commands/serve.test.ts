@@ -7,7 +7,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
-import { createDevCert } from '@frontdesk/http'
+import { createDevCert, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { bufferOutput } from '../env.ts'
 import { main } from '../main.ts'
@@ -130,6 +130,39 @@ test('serve --behind-proxy on a wildcard address needs --allow-public-bind, and 
   } finally {
     await quiet.stop()
   }
+})
+
+test('serve --max-connections-per-address limits one address; the help states the server’s own defaults', async () => {
+  const db = join(dir, 'limits.db')
+  const key = await seeded(db)
+  const pems = await createDevCert()
+  writeFileSync(join(dir, 'cert.pem'), pems.cert)
+  writeFileSync(join(dir, 'key.pem'), pems.key)
+  const server = await serving(db, { cert: 'cert.pem', key: 'key.pem', maxConnectionsPerAddress: 1 })
+  try {
+    // A kept-alive connection stays open after its answer, holding the address's one place.
+    const agent = new https.Agent({ keepAlive: true, ca: pems.cert })
+    const first = await new Promise<number>((resolve, reject) => {
+      https.get(`${server.url}/v1/cms/categories`, { headers: { 'x-api-key': key }, agent }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      }).on('error', reject)
+    })
+    assert.is(first, 200)
+    const second = await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(String, (error: NodeJS.ErrnoException) => error.code)
+    assert.is(second, 'ECONNRESET', 'a second connection from the same address is refused')
+    agent.destroy()
+  } finally {
+    await server.stop()
+  }
+  const help = testEnv()
+  await main(['node', 'frontdesk', 'serve', '--help'], help)
+  const text = help.stdout.text().replace(/\s+/g, ' ')
+  assert.match(text, new RegExp(`--max-connections <n> .*\\(default: ${DEFAULT_MAX_CONNECTIONS},`))
+  assert.match(text, new RegExp(`--max-connections-per-address <n> .*\\(default: ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS},`))
+  const bad = await run('serve', '--db', join(dir, 'x.db'), '--dev-cert', '--max-connections', '-1')
+  assert.is(bad.code, 1)
+  assert.match(bad.stderr, /--max-connections.*must be an integer ≥ 0/)
 })
 
 test('serve names the file and what is wrong with a certificate or key that does not fit', async () => {

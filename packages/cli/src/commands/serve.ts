@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { Option } from 'commander'
+import { InvalidArgumentError, Option } from 'commander'
 import { readFileSync } from 'node:fs'
 import type * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -37,6 +37,10 @@ export interface ServeOptions {
    * to the proxy. Without it such a `--host` is refused. Default false.
    */
   allowPublicBind?: boolean
+  /** Connections held at once, all clients together (`DEFAULT_MAX_CONNECTIONS` of `@frontdesk/http`, 4 096; 0 = no limit). */
+  maxConnections?: number
+  /** Connections held at once from one client address (IPv6: one /64; trusted proxies exempt). Default 64; 0 = no limit. */
+  maxConnectionsPerAddress?: number
 }
 
 /** A running server over an open database. */
@@ -107,7 +111,15 @@ function tlsProblemLine(problem: TlsMaterialProblem, certPath: string, keyPath: 
 export async function startServer(
   dbPath: string,
   transport: ServerTransport,
-  options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number; onAccess?: AccessLogger },
+  options: {
+    host?: string
+    port?: number
+    portFallback?: boolean
+    defaultRateLimit?: number
+    onAccess?: AccessLogger
+    maxConnections?: number
+    maxConnectionsPerAddress?: number
+  },
 ): Promise<RunningServer> {
   const [{ createSqliteSearch, openSqliteStore }, { createFrontdesk }, { createServer }] = await Promise.all([
     import('@frontdesk/adapter-sqlite'),
@@ -120,7 +132,11 @@ export async function startServer(
     const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
     // Hint: building the index now keeps the first search request fast.
     await search.warmUp()
-    const server = createServer(frontdesk, transport, options.onAccess === undefined ? {} : { onAccess: options.onAccess })
+    const server = createServer(frontdesk, transport, {
+      ...(options.onAccess === undefined ? {} : { onAccess: options.onAccess }),
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
+    })
     const host = options.host ?? '127.0.0.1'
     const port = await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
     const scheme = 'tls' in transport ? 'https' : 'http'
@@ -226,6 +242,8 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
     port,
     ...(onAccess === undefined ? {} : { onAccess }),
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
   })
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
   env.stdout.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
@@ -249,6 +267,11 @@ export function register(program: Command, env: CliEnv): void {
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
     .option('--allow-public-bind', 'let --behind-proxy listen on a public or wildcard --host (0.0.0.0, ::): only if a firewall keeps the port to the proxy')
     .addOption(new Option('--default-rate-limit <n>', 'requests per second of a key without its own --rate-limit (burst twice that; 0 = unlimited)').argParser(parseRateLimit))
+    // Hint: the defaults are `@frontdesk/http`'s, which `--help` does not load; a test keeps the texts in step.
+    .addOption(new Option('--max-connections <n>', 'connections held at once, all clients together; more are refused (default: 4096, 0 = no limit)').argParser(parseCount))
+    .addOption(
+      new Option('--max-connections-per-address <n>', 'connections held at once from one client address (IPv6: per /64; trusted proxies exempt) (default: 64, 0 = no limit)').argParser(parseCount),
+    )
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
     .addHelpText('after', SERVE_HELP)
     .action((options: ServeOptions, command: Command) => serve(dbPathOf(command, env), options, env))
@@ -270,6 +293,11 @@ Served besides /v1: GET /v1/openapi.json (the OpenAPI 3.1 document, no key neede
 GET /healthz (200 {"status":"ok"} when the database answers, else 503; no key, for load
 balancers).
 
+Limits (see the README's "Security"): TLS handshake 10 s, request headers 10 s (also the
+time to send a first request), whole request 30 s, keep-alive 5 s (65 s behind a proxy),
+bodies 64 KiB, connections as above. A client that keeps sending on a connection after a 429
+told it to wait (Retry-After) has that connection closed.
+
 Logs: one JSON line per request on stdout (time, request_id, tenant, key_id, method, path
 with preview tokens redacted, status, duration_ms, bytes, remote_address); never a key or
 a token. Unexpected errors go to stderr with their request id.
@@ -281,6 +309,12 @@ Examples:
   frontdesk serve --dev-cert
   frontdesk --db /var/lib/frontdesk/frontdesk.db serve --behind-proxy --port 8080 --trusted-proxy 10.0.0.0/8
 `
+
+/** Parses a connection limit: an integer ≥ 0 (0 = no limit). */
+export function parseCount(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an integer ≥ 0 (0 = no limit)')
+  return Number(value)
+}
 
 /** Parses a `--port` value: an integer from 0 to 65535. */
 export function parsePort(value: string): number {
