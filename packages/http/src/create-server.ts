@@ -72,7 +72,8 @@ export const TLS_CIPHERS = [
  * A server for frontdesk's `/v1` API, not yet listening. It never redirects HTTP to HTTPS (a key
  * sent over plain HTTP has already leaked): with `tls`, a plain-HTTP client fails the TLS
  * handshake; behind a proxy, anything not vouched for as HTTPS gets 403 `HTTPS_REQUIRED`.
- * Slow clients are cut off by the timeouts above.
+ * Slow or silent clients are cut off by the timeouts above, and connections are limited per
+ * client address and overall before any TLS work (see `guardConnections`).
  */
 export function createServer(frontdesk: Frontdesk, transport: ServerTransport, options: ServerOptions = {}): https.Server | http.Server {
   const behindProxy = 'behindProxy' in transport
