@@ -25,6 +25,7 @@ import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryBy
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
 import { countContents, selectSearchItems } from './records/search-items.ts'
 import { selectTag, selectTagByName, selectTags } from './records/tags.ts'
+import { instanceSecret } from './records/instance-secrets.ts'
 import { insertTenant, selectRevision, selectTenant, selectTenantByCode, selectTenants } from './records/tenants.ts'
 import { TransactionWriter } from './transaction-writer.ts'
 
@@ -371,6 +372,10 @@ export class PostgresStore implements Store {
 
   async ping(): Promise<void> {
     await this.#db.rows('SELECT 1')
+  }
+
+  instanceSecret(name: string, candidate: string): Promise<string> {
+    return instanceSecret(this.#db, name, candidate)
   }
 
   async close(): Promise<void> {

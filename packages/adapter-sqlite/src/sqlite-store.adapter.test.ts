@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 import { StorageUnavailableError, UsageError } from '@frontdesk/core'
 import type { InquiryRecord } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
-import { openTempStore } from '../test/util/temp-store.ts'
+import { openTempStore, tempDbPath } from '../test/util/temp-store.ts'
 import { openSqliteStore } from './sqlite-store.ts'
 
 const T = 'ten_1'
@@ -278,3 +278,52 @@ durability('every acknowledged inquiry survives kill -9 of the process the momen
 })
 
 durability.run()
+
+const secrets = suite('sqlite store: instance secrets across processes')
+
+/** Starts the race child for `path`; resolves once it has opened the store. */
+function secretChild(path: string, candidate: string): Promise<{ go: () => Promise<string> }> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/instance-secret-child.ts', import.meta.url)), path, candidate],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  )
+  let output = ''
+  const line = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${pattern} from the child: ${output}`)), 30_000)
+      const look = () => {
+        const found = pattern.exec(output)
+        if (found === null) return
+        clearTimeout(timer)
+        child.stdout.off('data', look)
+        resolve(found[1] ?? '')
+      }
+      child.stdout.on('data', look)
+      look()
+    })
+  child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()))
+  return line(/^ready()$/m).then(() => ({
+    go: () => {
+      child.stdin.end('go\n')
+      return line(/^secret (\S+)$/m)
+    },
+  }))
+}
+
+secrets('two processes asking for a new secret at the same moment get the same one, and it survives a reopen', async () => {
+  const { path, remove } = tempDbPath()
+  try {
+    const children = await Promise.all([secretChild(path, 'candidate-of-the-first-process'), secretChild(path, 'candidate-of-the-second-process')])
+    const got = await Promise.all(children.map((child) => child.go()))
+    assert.is(got[0], got[1])
+    assert.ok(['candidate-of-the-first-process', 'candidate-of-the-second-process'].includes(got[0] ?? ''), String(got[0]))
+    const reopened = openSqliteStore({ path })
+    assert.is(await reopened.instanceSecret('cursor-hmac', 'a third candidate'), got[0])
+    await reopened.close()
+  } finally {
+    remove()
+  }
+})
+
+secrets.run()

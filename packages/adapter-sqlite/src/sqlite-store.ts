@@ -31,6 +31,7 @@ import { TransactionWriter } from './records/transaction-writer.ts'
 import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
 import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
+import { claimInstanceSecret, selectInstanceSecret } from './records/instance-secrets.ts'
 import { insertTenant, selectRevision, selectTenant, selectTenantByCode, selectTenants } from './records/tenants.ts'
 
 /** Options of `openSqliteStore`. */
@@ -259,6 +260,15 @@ export class SqliteStore implements Store {
   }
   releaseIdempotencyKey(tenantId: string, key: string): Promise<void> {
     return this.#write(() => releaseKey(this.#writer, tenantId, key), 'normal', this.#inquiryBusyTimeoutMs)
+  }
+
+  // ── instance secrets
+
+  async instanceSecret(name: string, candidate: string): Promise<string> {
+    // Hint: read first, so that only the very first call of an installation ever writes.
+    const stored = await this.#read(() => selectInstanceSecret(this.#reader, name))
+    if (stored !== null) return stored
+    return this.#write(() => claimInstanceSecret(this.#writer, name, candidate))
   }
 
   // ── transactions, revision, lifecycle

@@ -1,3 +1,5 @@
+import { looksSecret, SECRET_SHAPE } from './secret-shape.ts'
+
 /** One line of the access log: a request, who made it and how it ended. Never a key or token. */
 export interface AccessLogEntry {
   /** When the response ended (ISO 8601 UTC). */
@@ -26,34 +28,39 @@ export interface AccessLogEntry {
 export type AccessLogger = (entry: AccessLogEntry) => void
 
 const REDACTED = 'REDACTED'
-// Hint: anything shaped like a frontdesk secret (tenant/personal key, preview token) is hidden
-// wherever it appears, so a client that put its key in the URL by mistake does not leak it twice.
-const SECRET = /fd[kpv]_[0-9A-Za-z]{8,}/g
 const SECRET_PARAMETERS = new Set(['preview_token', 'api_key', 'apikey', 'key', 'token', 'x-api-key'])
 
 /**
  * A request target fit for logs: the path and query as sent, except that the values of
  * `preview_token` (and of `api_key`, `key`, `token`, which frontdesk never reads but a
- * confused client may send) become `REDACTED`, and any `fdk_`/`fdp_`/`fdv_` secret anywhere
- * is replaced. Other parameters are kept, since they explain what the request asked for.
- * Long targets are cut at 2048 characters.
+ * confused client may send) become `REDACTED`, and so does any path segment, parameter name or
+ * value that holds something shaped like a key or token (`fdk_`/`fdp_`/`fdv_`…, see
+ * `looksSecret`) once its percent-encoding is undone (`%66dk_…` is still a key). Other
+ * parameters are kept, since they explain what the request asked for. Long targets are cut at
+ * 2048 characters.
  */
 export function redactTarget(url: string): string {
   const at = url.indexOf('?')
-  let target = url
+  const path = at === -1 ? url : url.slice(0, at)
+  let target = path.includes('%') || looksSecret(path) ? path.split('/').map((segment) => (looksSecret(percentDecoded(segment)) ? REDACTED : segment)).join('/') : path
   if (at !== -1) {
     const query = url
       .slice(at + 1)
       .split('&')
       .map((pair) => {
         const eq = pair.indexOf('=')
-        const name = eq === -1 ? pair : pair.slice(0, eq)
-        return eq !== -1 && SECRET_PARAMETERS.has(safeDecode(name).toLowerCase()) ? `${name}=${REDACTED}` : pair
+        const rawName = eq === -1 ? pair : pair.slice(0, eq)
+        const name = percentDecoded(rawName)
+        if (looksSecret(name)) return REDACTED
+        if (eq === -1) return pair
+        const secret = SECRET_PARAMETERS.has(name.toLowerCase()) || looksSecret(percentDecoded(pair.slice(eq + 1)))
+        return secret ? `${rawName}=${REDACTED}` : pair
       })
       .join('&')
-    target = `${url.slice(0, at)}?${query}`
+    target = `${target}?${query}`
   }
-  target = target.replace(SECRET, REDACTED)
+  // Hint: whatever the split missed (a fragment, odd separators) is still caught here.
+  target = target.replace(SECRET_SHAPE, REDACTED)
   return target.length > 2048 ? `${target.slice(0, 2048)}…` : target
 }
 
@@ -107,10 +114,16 @@ export function formatAccessLog(entry: AccessLogEntry): string {
   return `${JSON.stringify(entry)}\n`
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replaceAll('+', ' '))
-  } catch {
-    return text
+/**
+ * `text` with its `%XX` escapes undone byte by byte (up to three rounds, for double encoding).
+ * Lenient on purpose: a malformed escape elsewhere must not keep a key from being recognised.
+ */
+function percentDecoded(text: string): string {
+  let decoded = text
+  for (let round = 0; round < 3 && decoded.includes('%'); round++) {
+    const next = decoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    if (next === decoded) break
+    decoded = next
   }
+  return decoded
 }

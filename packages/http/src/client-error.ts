@@ -4,15 +4,30 @@ import { errorBody } from './error-response.ts'
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
 
+/** How long a connection answered after a client error may stay open for the client to read the answer (ms). */
+export const CLIENT_ERROR_LINGER_MS = 2_000
+
+/** What `answerClientError` needs to know of the connection. */
+export interface ClientErrorConnection {
+  /** Whether the connection is TLS (the answer then carries `Strict-Transport-Security`). */
+  secure: boolean
+  /** Whether the TLS handshake finished (always true for plain HTTP): only then can anything be answered. */
+  established: boolean
+}
+
 /**
  * Answers a request `node:http` refused before it reached the handler (a `clientError`):
  * oversized headers get 431 `HEADERS_TOO_LARGE`, a timed-out request 408 `REQUEST_TIMEOUT`,
  * and malformed HTTP 400 `VALIDATION_ERROR`, each as JSON with the usual headers, and the
- * connection is closed. Nothing is written when a response is already under way.
+ * connection is closed (cut after `CLIENT_ERROR_LINGER_MS` if the client does not close it).
+ * A connection whose TLS handshake never finished (a handshake timeout, a client gone in the
+ * middle of it, a TLS alert) is destroyed at once: nothing can be said on it, and ending it
+ * gracefully would wait on a handshake that never comes, leaving the socket open for ever.
+ * Nothing is written when a response is already under way.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex, secure: boolean): void {
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, connection: ClientErrorConnection): void {
   const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+  if (!connection.established || error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
     socket.destroy()
     return
   }
@@ -24,10 +39,15 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     `X-Request-Id: ${randomUUID()}`,
     'X-Content-Type-Options: nosniff',
     'Cache-Control: no-store',
-    ...(secure ? ['Strict-Transport-Security: max-age=31536000'] : []),
+    'Vary: X-API-Key, X-Preview-Token',
+    ...(connection.secure ? ['Strict-Transport-Security: max-age=31536000'] : []),
     'Connection: close',
   ]
   socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]))
+  // Hint: the server allows half-open connections, so a client that never closes its side would keep this one.
+  const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS)
+  timer.unref()
+  socket.once('close', () => clearTimeout(timer))
 }
 
 function responseFor(code: string | undefined): { status: number; body: Buffer } {

@@ -9,6 +9,7 @@ import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
 import { checkHealth } from './health.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
+import { createRefusalMemory } from './ignored-refusals.ts'
 import { bodyReader } from './read-body.ts'
 import { requestIdOf } from './request-id.ts'
 import { createProxyMatcher } from './trusted-proxies.ts'
@@ -43,6 +44,7 @@ export type NodeHandler = (request: IncomingMessage, response: ServerResponse, n
 /** Creates the request listener serving frontdesk's `/v1` API. */
 export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}): NodeHandler {
   const isTrustedProxy = createProxyMatcher(options.trustedProxies)
+  const refusals = createRefusalMemory()
   return (request, response, next) => {
     const url = request.url ?? '/'
     if (next !== undefined && !isApiPath(url)) {
@@ -58,19 +60,22 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
       const onAccess = options.onAccess
       response.once('close', () => logAccess(onAccess, request, response, started, sent, remoteAddress))
     }
+    // Hint: a body no route reads is never drained (that would let anyone upload for free): the connection is closed after the answer.
+    const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
+    const secure = (socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
     if (next === undefined && url.split('?')[0] === HEALTH_PATH) {
-      void health(frontdesk, request, response, sent)
+      void health(frontdesk, request, response, sent, hasBody, secure)
       return
     }
-    const secure = (socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
     // Hint: without a `checkContinue` listener Node has already sent 100 Continue; sending it twice is harmless.
     const expectsContinue = /^100-continue$/i.test(request.headers.expect ?? '')
     const body = bodyReader(request, expectsContinue ? () => response.writeContinue() : undefined)
-    const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
     handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress }, options)
       .then((result) => {
         sent.caller = result.caller
-        write(response, result, hasBody && !body.complete, sent)
+        // Hint: a client that ignored an earlier 429's Retry-After on this connection loses the connection.
+        const ignoredLimit = result.status === 429 && refusals.refused(socket, Number(result.headers['retry-after'] ?? 1))
+        write(response, result, (hasBody && !body.complete) || ignoredLimit, sent)
       })
       .catch(() => response.destroy())
   }
@@ -120,8 +125,7 @@ export function createConnectListener(frontdesk: Frontdesk, options: HandlerOpti
 }
 
 async function healthMethodNotAllowed(request: IncomingMessage, secure: boolean): Promise<HttpResponse> {
-  const headers = healthHeaders(request, 405)
-  if (secure) headers['strict-transport-security'] = 'max-age=31536000'
+  const headers = healthHeaders(request, 405, secure)
   return { status: 405, headers, body: Buffer.from(JSON.stringify(HEALTH_405)) }
 }
 
@@ -151,12 +155,13 @@ interface Sent {
   bytes: number
 }
 
-function write(response: ServerResponse, result: HttpResponse, unreadBody: boolean, sent: Sent): void {
+/** Writes `result`; with `close`, the connection is closed after it (a body left unread, an ignored limit). */
+function write(response: ServerResponse, result: HttpResponse, close: boolean, sent: Sent): void {
   if (response.headersSent || response.destroyed) return
   // Hint: one writeHead with the whole header object (built per request by `handle`) costs less than a setHeader per header.
   const headers: OutgoingHttpHeaders = result.headers
   // A body left unread cannot be skipped safely on a kept-alive connection: close it instead.
-  if (unreadBody) headers.connection = 'close'
+  if (close) headers.connection = 'close'
   if (result.status !== 304) headers['content-length'] = result.body.length
   sent.requestId = result.headers['x-request-id'] ?? ''
   sent.bytes = result.status === 304 ? 0 : result.body.length
@@ -164,8 +169,11 @@ function write(response: ServerResponse, result: HttpResponse, unreadBody: boole
   response.end(result.body)
 }
 
-/** `GET /healthz`: 200 `{"status":"ok"}` when the store answers, else 503; no key, no HTTPS needed. */
-async function health(frontdesk: Frontdesk, request: IncomingMessage, response: ServerResponse, sent: Sent): Promise<void> {
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` when the store answers, else 503; no key. It answers on
+ * whatever connection reaches it (HTTPS, or plain HTTP behind the proxy), and never reads a body.
+ */
+async function health(frontdesk: Frontdesk, request: IncomingMessage, response: ServerResponse, sent: Sent, hasBody: boolean, secure: boolean): Promise<void> {
   const method = request.method ?? 'GET'
   let status = 405
   let body: unknown = HEALTH_405
@@ -174,18 +182,21 @@ async function health(frontdesk: Frontdesk, request: IncomingMessage, response: 
     status = ok ? 200 : 503
     body = { status: ok ? 'ok' : 'unavailable' }
   }
-  write(response, { status, headers: healthHeaders(request, status), body: Buffer.from(JSON.stringify(body)) }, false, sent)
+  write(response, { status, headers: healthHeaders(request, status, secure), body: Buffer.from(JSON.stringify(body)) }, hasBody, sent)
 }
 
 const HEALTH_405 = { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } }
 
-function healthHeaders(request: IncomingMessage, status: number): Record<string, string> {
+/** The headers of every `/v1` response (CONTRACT §1), for `/healthz`: never cached, HSTS over TLS. */
+function healthHeaders(request: IncomingMessage, status: number, secure: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
     'x-request-id': requestIdOf(request.headers['x-request-id']),
     'x-content-type-options': 'nosniff',
+    vary: 'X-API-Key, X-Preview-Token',
   }
+  if (secure) headers['strict-transport-security'] = 'max-age=31536000'
   if (status === 405) headers.allow = 'GET, HEAD'
   return headers
 }

@@ -1,12 +1,15 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
+import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
 import { answerClientError } from './client-error.ts'
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, guardConnections } from './connection-guard.ts'
 import { createConnectListener, createHandler } from './create-handler.ts'
 import type { HandlerOptions } from './create-handler.ts'
 import type { HandleOptions } from './handle.ts'
-import { DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
+import { checkTlsMaterial } from './tls-material.ts'
+import { createProxyMatcher, DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
 
 /** How the server meets HTTPS (CONTRACT §1). */
 export type ServerTransport =
@@ -26,6 +29,15 @@ export interface ServerOptions extends HandleOptions, Pick<HandlerOptions, 'onAc
   headersTimeoutMs?: number
   /** Time allowed to send the whole request, in ms. Default `REQUEST_TIMEOUT_MS` (30 s). */
   requestTimeoutMs?: number
+  /** Time allowed for the TLS handshake, in ms. Default `HANDSHAKE_TIMEOUT_MS` (10 s). */
+  handshakeTimeoutMs?: number
+  /** Connections held at once, all clients together; more are refused at once. Default 4 096; 0 = no limit. */
+  maxConnections?: number
+  /**
+   * Connections held at once from one client address (IPv6: one /64); more are refused at once,
+   * before any TLS work. Trusted proxies are exempt. Default 64; 0 = no limit.
+   */
+  maxConnectionsPerAddress?: number
 }
 
 /** Time allowed to send the request headers (ms). */
@@ -40,10 +52,28 @@ export const PROXY_KEEP_ALIVE_TIMEOUT_MS = 65_000
 export const HANDSHAKE_TIMEOUT_MS = 10_000
 
 /**
+ * The cipher suites offered: for TLS 1.2 only the ECDHE AEAD suites of Mozilla's "intermediate"
+ * server profile (forward secrecy, no CBC, CCM or ARIA), for ECDSA and RSA certificates alike;
+ * for TLS 1.3 its three standard suites. Clients choose among them (no server order).
+ */
+export const TLS_CIPHERS = [
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':')
+
+/**
  * A server for frontdesk's `/v1` API, not yet listening. It never redirects HTTP to HTTPS (a key
  * sent over plain HTTP has already leaked): with `tls`, a plain-HTTP client fails the TLS
  * handshake; behind a proxy, anything not vouched for as HTTPS gets 403 `HTTPS_REQUIRED`.
- * Slow clients are cut off by the timeouts above.
+ * Slow or silent clients are cut off by the timeouts above, and connections are limited per
+ * client address and overall before any TLS work (see `guardConnections`).
  */
 export function createServer(frontdesk: Frontdesk, transport: ServerTransport, options: ServerOptions = {}): https.Server | http.Server {
   const behindProxy = 'behindProxy' in transport
@@ -61,10 +91,24 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
     ...options,
     trustedProxies: behindProxy ? (transport.trustedProxies ?? DEFAULT_TRUSTED_PROXIES) : [],
   }
-  const handler = createHandler(frontdesk, handlerOptions)
+  const handle = createHandler(frontdesk, handlerOptions)
+  const connect = createConnectListener(frontdesk, handlerOptions)
+  const handler = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    guard.requestArrived(request.socket)
+    handle(request, response)
+  }
   const server = behindProxy
     ? http.createServer(common, handler)
-    : https.createServer({ ...common, cert: transport.tls.cert, key: transport.tls.key, minVersion: 'TLSv1.2', handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, handler)
+    : https.createServer(
+        {
+          ...common,
+          ...tlsMaterial(transport.tls.cert, transport.tls.key),
+          minVersion: 'TLSv1.2',
+          ciphers: TLS_CIPHERS,
+          handshakeTimeout: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
+        },
+        handler,
+      )
   // Hint: a client may end its side once its request is sent (HTTP allows it; `nc -N`, some
   // scripts do). By default Node then drops the request in flight and closes, so an inquiry
   // could be committed and its 201 never sent. With `httpAllowHalfOpen` the answer is sent and
@@ -73,7 +117,22 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   // half-open too: set per socket once its handshake is done, because `allowHalfOpen` on the
   // TLS server itself leaks the TCP socket of a client that closes right after a TLS 1.3 handshake.
   ;(server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true
-  if (!behindProxy) server.prependListener('secureConnection', (socket: TLSSocket) => void (socket.allowHalfOpen = true))
+  // Sockets whose TLS handshake finished: only these can be answered after a client error.
+  const established = new WeakSet<object>()
+  if (!behindProxy) {
+    server.prependListener('secureConnection', (socket: TLSSocket) => {
+      socket.allowHalfOpen = true
+      established.add(socket)
+    })
+  }
+  const isProxy = createProxyMatcher(handlerOptions.trustedProxies)
+  const guard = guardConnections(server, {
+    tls: !behindProxy,
+    firstRequestTimeoutMs: headersTimeout,
+    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    exempt: (address) => behindProxy && isProxy(address),
+  })
   server.headersTimeout = headersTimeout
   server.requestTimeout = requestTimeout
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS
@@ -82,7 +141,20 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   // Hint: Node answers any other expectation with a bare 417; RFC 9110 lets a server ignore it, so the request is served as usual.
   server.on('checkExpectation', handler)
   // Hint: without it Node resets a CONNECT's connection with no answer at all.
-  server.on('connect', createConnectListener(frontdesk, handlerOptions))
-  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, !behindProxy))
+  server.on('connect', (request: http.IncomingMessage, socket: Duplex) => {
+    guard.requestArrived(request.socket)
+    connect(request, socket)
+  })
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    answerClientError(error, socket, { secure: !behindProxy, established: behindProxy || established.has(socket) })
+  })
   return server
+}
+
+/** The certificate and key, checked first so that a mistake is named rather than left to OpenSSL's `ERR_OSSL_…`. */
+function tlsMaterial(cert: string | Buffer, key: string | Buffer): { cert: string | Buffer; key: string | Buffer } {
+  const problem = checkTlsMaterial(cert, key)
+  if (problem === null) return { cert, key }
+  const what = problem.subject === 'cert' ? 'the certificate ' : problem.subject === 'key' ? 'the private key ' : ''
+  throw new TypeError(`Invalid TLS material: ${what}${problem.message}`)
 }

@@ -1,5 +1,6 @@
 import type { Credentials, Frontdesk, Principal, Reply } from '@frontdesk/core'
-import { FrontdeskError, OPERATIONS, RateLimitedError } from '@frontdesk/core'
+import { FrontdeskError, OPERATIONS, RateLimitedError, RequestRefusedError } from '@frontdesk/core'
+import { redactTarget } from './access-log.ts'
 import { errorResponse } from './error-response.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { assertJsonMediaType, parseJsonBody } from './json-body.ts'
@@ -17,7 +18,8 @@ export interface HandleOptions {
   /** Largest accepted JSON request body, in bytes. Default 65 536 (CONTRACT §1). */
   bodyLimit?: number
   /**
-   * Receives every unexpected error (the client sees a bare 500 with the request id).
+   * Receives every unexpected error (the client sees a bare 500 with the request id), with the
+   * request target redacted as in the access log (`redactTarget`).
    * Default: one line on stderr with the request id and the stack.
    */
   onError?: (error: unknown, request: { requestId: string; method: string; url: string }) => void
@@ -52,18 +54,18 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
   if (request.secure) headers['strict-transport-security'] = HSTS
   let caller: HttpResponse['caller']
   try {
-    if (!request.secure) throw new FrontdeskError('HTTPS_REQUIRED', 'HTTPS is required')
+    if (!request.secure) throw new RequestRefusedError('HTTPS_REQUIRED', 'HTTPS is required')
     const [pathname = '', search = ''] = splitTarget(request.url)
     if (pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return openApiResponse(headers, headerValue(request.headers['if-none-match']))
       headers.allow = 'GET, HEAD'
-      throw new FrontdeskError('METHOD_NOT_ALLOWED', 'Method not allowed')
+      throw new RequestRefusedError('METHOD_NOT_ALLOWED', 'Method not allowed')
     }
     const match = matchRoute(request.method, pathname)
-    if (match.kind === 'not_found') throw new FrontdeskError('NOT_FOUND', 'Route not found')
+    if (match.kind === 'not_found') throw new RequestRefusedError('NOT_FOUND', 'Route not found')
     if (match.kind === 'method_not_allowed') {
       headers.allow = match.allow.join(', ')
-      throw new FrontdeskError('METHOD_NOT_ALLOWED', 'Method not allowed')
+      throw new RequestRefusedError('METHOD_NOT_ALLOWED', 'Method not allowed')
     }
     const credentials: Credentials = {
       apiKey: headerValue(request.headers['x-api-key']) ?? null,
@@ -77,9 +79,12 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     return { ...replyResponse(reply, headers, request.headers['if-none-match'], principal.tenant.id), caller }
   } catch (error) {
     const response = errorResponse(error)
+    // Hint: a key recognised and then refused (disabled, throttled, not allowed) is still named in the access log.
+    if (caller === undefined && error instanceof FrontdeskError && error.caller !== undefined) caller = error.caller
     if (error instanceof RateLimitedError && error.limit !== undefined) setRateLimitHeaders(headers, error.limit)
-    if (response.unexpected) report(options, error, { requestId, method: request.method, url: request.url })
-    else if (isUnavailable(error)) reportUnavailable(options, error, { requestId, method: request.method, url: request.url })
+    // Hint: the target goes to operators' logs, so a key a client put in it is redacted first.
+    if (response.unexpected) report(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
+    else if (isUnavailable(error)) reportUnavailable(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
     return {
       status: response.status,
       headers: { ...headers, ...response.headers, 'cache-control': 'no-store' },
@@ -123,12 +128,16 @@ async function run(
   }
 }
 
-/** `RateLimit-*` headers of a key's bucket (CONTRACT §3); none for an unlimited key. */
-function setRateLimitHeaders(headers: Record<string, string>, state: { limit: number; remaining: number; reset: number }): void {
+/**
+ * The `RateLimit-*` headers of a key's bucket (CONTRACT §3, as draft-ietf-httpapi-ratelimit-headers-06
+ * defines them; see `RateLimitState`); none for an unlimited key.
+ */
+function setRateLimitHeaders(headers: Record<string, string>, state: { limit: number; remaining: number; reset: number; window?: number }): void {
   if (state.limit <= 0) return
   headers['ratelimit-limit'] = String(state.limit)
   headers['ratelimit-remaining'] = String(state.remaining)
   headers['ratelimit-reset'] = String(state.reset)
+  if (state.window !== undefined) headers['ratelimit-policy'] = `${state.limit};w=${state.window}`
 }
 
 function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined, tenantId: string): HttpResponse {
@@ -158,7 +167,7 @@ async function readJson(request: HttpRequest, options: HandleOptions): Promise<u
 
 /** The 413 error for a body over `limit` bytes. */
 export function payloadTooLarge(limit: number): FrontdeskError {
-  return new FrontdeskError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`)
+  return new RequestRefusedError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`)
 }
 
 function previewTokenOf(request: HttpRequest, query: URLSearchParams): string | null {
@@ -173,7 +182,7 @@ function decodeParam(raw: string | undefined): string {
   } catch {
     // Malformed percent-encoding: fall through to 404.
   }
-  throw new FrontdeskError('NOT_FOUND', 'Not found')
+  throw new RequestRefusedError('NOT_FOUND', 'Not found')
 }
 
 function splitTarget(url: string): [string, string] {

@@ -1,4 +1,4 @@
-import { FrontdeskError, ValidationError } from '@frontdesk/core'
+import { RequestRefusedError, ValidationError } from '@frontdesk/core'
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(?:;(.*))?$/i
 
@@ -10,7 +10,7 @@ export function assertJsonMediaType(contentType: string | undefined): void {
   const match = contentType === undefined ? null : JSON_MEDIA_TYPE.exec(contentType.trim())
   const params = match?.[1]
   const ok = match !== null && (params === undefined || params.split(';').every(isAllowedParameter))
-  if (!ok) throw new FrontdeskError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
+  if (!ok) throw new RequestRefusedError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
 }
 
 function isAllowedParameter(parameter: string): boolean {

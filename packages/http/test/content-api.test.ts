@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { exportRecords, importRecords } from '@frontdesk/core'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createFrontdesk, exportRecords, importRecords } from '@frontdesk/core'
 import type { TestResponse, TestServer } from './util/test-server.ts'
 import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
@@ -127,6 +130,33 @@ test('next_cursor walks every page once; a cursor is bound to its filters and so
   assertValidation(await get(`/v1/cms/contents?limit=1&sort=title:asc&cursor=${cursor}`), ['cursor'])
   assertValidation(await get(`/v1/cms/contents?limit=1&category_code=news&cursor=${cursor}`), ['cursor'])
   assert.is((await get(`/v1/cms/contents?limit=3&cursor=${cursor}`)).status, 200)
+})
+
+test('a cursor is bound to its tenant and tamper-evident, and works on another process over the same database', async () => {
+  const first = await get('/v1/cms/contents?limit=1')
+  const cursor = String(first.body.pagination.next_cursor)
+  const otherKey = await server.key('other', ['cms:read'])
+  assertValidation(await server.request('GET', `/v1/cms/contents?limit=1&cursor=${encodeURIComponent(cursor)}`, { headers: { 'x-api-key': otherKey } }), ['cursor'])
+  // The payload is readable, but moving the position without the database's secret is refused.
+  const [payload = '', tag = ''] = cursor.split('.')
+  const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[]
+  const moved = `${Buffer.from(JSON.stringify([...position.slice(0, 3), ids['acme:welcome']])).toString('base64url')}.${tag}`
+  assertValidation(await get(`/v1/cms/contents?limit=1&cursor=${moved}`), ['cursor'])
+  // A cursor of the earlier format (no tag, a plain checksum) is refused the same way.
+  const head = [1, position[1], position[2], position[3]]
+  const old = Buffer.from(JSON.stringify([...head, createHash('sha256').update(JSON.stringify(head)).digest('hex').slice(0, 12)])).toString('base64url')
+  assertValidation(await get(`/v1/cms/contents?limit=1&cursor=${old}`), ['cursor'])
+  // Another process (or this one after a restart) reads the secret from the database.
+  const store = openSqliteStore({ path: join(server.dir, 'test.db') })
+  try {
+    const again = createFrontdesk({ store, clock })
+    const principal = await again.authenticate({ apiKey: key, authorization: false }, 'cms:read')
+    const page = await again.listContents(principal, new URLSearchParams(`limit=1&cursor=${cursor}`))
+    assert.is(page.status, 200)
+    assert.equal(page.body, (await get(`/v1/cms/contents?limit=1&cursor=${encodeURIComponent(cursor)}`)).body)
+  } finally {
+    await store.close()
+  }
 })
 
 test('every invalid parameter is listed in one 400', async () => {

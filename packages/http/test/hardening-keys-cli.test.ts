@@ -91,14 +91,15 @@ const get = (world: World, path: string, headers: Record<string, string>) => tes
 test('a server started with --default-rate-limit 3 gives keys without their own limit 3/s (burst 6), and --rate-limit 1 keys 1/s', async (world) => {
   const first = await get(world, '/v1/cms/categories', { 'x-api-key': world.secrets.plain ?? '' })
   assert.is(first.status, 200)
-  assert.is(first.headers['ratelimit-limit'], '3')
+  assert.is(first.headers['ratelimit-limit'], '6')
+  assert.is(first.headers['ratelimit-policy'], '6;w=2')
   const statuses = [first.status]
   for (let i = 0; i < 9 && !statuses.includes(429); i++) statuses.push((await get(world, '/v1/cms/categories', { 'x-api-key': world.secrets.plain ?? '' })).status)
   // A burst of 6 (plus what refills while the requests run), then 429.
   assert.ok(statuses.indexOf(429) >= 6, statuses.join())
   const limited = await get(world, '/v1/cms/categories', { 'x-api-key': world.secrets.limited ?? '' })
   assert.is(limited.status, 200)
-  assert.is(limited.headers['ratelimit-limit'], '1')
+  assert.is(limited.headers['ratelimit-limit'], '2')
   assert.is(limited.headers['ratelimit-remaining'], '1')
 })
 

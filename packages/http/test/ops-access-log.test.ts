@@ -2,7 +2,7 @@ import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createPreviewToken, importRecords, listApiKeys } from '@frontdesk/core'
+import { createPreviewToken, importRecords, listApiKeys, setApiKeyDisabled } from '@frontdesk/core'
 import type { AccessLogEntry } from '@frontdesk/http'
 import { checkHealth, createHandler, formatAccessLog, redactTarget } from '@frontdesk/http'
 import type { TestServer } from './util/test-server.ts'
@@ -76,6 +76,50 @@ test('a key sent in the URL by mistake is redacted wherever it appears', () => {
   assert.is(redactTarget('/v1/x?q=fdv_AAAAAAAAAAAAAAAA&Preview_Token=zzz'), '/v1/x?q=REDACTED&Preview_Token=REDACTED')
   assert.is(redactTarget('/v1/cms/contents?category_code=news'), '/v1/cms/contents?category_code=news')
   assert.is(redactTarget(`/v1/${'a'.repeat(3000)}`).length, 2049)
+})
+
+test('a key percent-encoded in the URL is recognised and redacted too', () => {
+  const secret = 'fdk_0123456789abcdefABCDEF0123456789abcdef'
+  const encoded = [
+    `%66dk_${secret.slice(4)}`,
+    `fdk%5F${secret.slice(4)}`,
+    encodeURIComponent(secret).replace(/[a-z]/g, (c) => `%${c.charCodeAt(0).toString(16)}`),
+    `%2566dk_${secret.slice(4)}`,
+    `%66dk_${secret.slice(4)}%ZZ`,
+  ]
+  for (const form of encoded) {
+    for (const target of [`/v1/cms/contents?q=${form}&limit=5`, `/v1/cms/contents/${form}`, `/v1/cms/contents?${form}=1`, `/v1/cms/contents?${form}`]) {
+      const logged = redactTarget(target)
+      assert.ok(logged.includes('REDACTED'), `${target} → ${logged}`)
+      assert.not.ok(/dk(_|%5f)[0-9a-z]{8}/i.test(logged) && !logged.includes('REDACTED'), logged)
+      assert.not.ok(logged.includes(secret.slice(4, 20)), `${target} → ${logged}`)
+    }
+  }
+  assert.is(redactTarget('/v1/cms/contents?q=%66dk_0123456789&limit=5'), '/v1/cms/contents?q=REDACTED&limit=5')
+  assert.is(redactTarget('/v1/cms/contents?q=caf%C3%A9'), '/v1/cms/contents?q=caf%C3%A9')
+})
+
+test('a request whose key was recognised but refused is logged with its tenant and key id (429, 403, 401 disabled)', async () => {
+  const limited = await server.key('acme', ['inquiry:create'], { rateLimit: 1 })
+  const keyId = (await listApiKeys(server.frontdesk.context, 'acme')).at(-1)?.id
+  const ids: string[] = []
+  for (let i = 0; i < 4; i++) {
+    const id = `trace-limit-${i}`
+    ids.push(id)
+    await server.request('GET', '/v1/inquiries/categories', { headers: { 'x-api-key': limited, 'x-request-id': id } })
+  }
+  const throttled = (await Promise.all(ids.map(entryOf))).filter((entry) => entry.status === 429)
+  assert.ok(throttled.length > 0, 'some requests were throttled')
+  for (const entry of throttled) assert.equal([entry.tenant, entry.key_id], ['acme', keyId])
+  const inquiryOnly = await server.key('acme', ['inquiry:create'])
+  const inquiryKeyId = (await listApiKeys(server.frontdesk.context, 'acme')).at(-1)?.id
+  const forbidden = await server.request('GET', '/v1/cms/contents', { headers: { 'x-api-key': inquiryOnly, 'x-request-id': 'trace-forbid-1' } })
+  assert.is(forbidden.status, 403)
+  assert.equal([(await entryOf('trace-forbid-1')).tenant, (await entryOf('trace-forbid-1')).key_id], ['acme', inquiryKeyId])
+  await setApiKeyDisabled(server.frontdesk.context, inquiryKeyId ?? '', true)
+  const disabled = await server.request('GET', '/v1/inquiries/categories', { headers: { 'x-api-key': inquiryOnly, 'x-request-id': 'trace-disabled-1' } })
+  assert.is(disabled.status, 401)
+  assert.equal([(await entryOf('trace-disabled-1')).tenant, (await entryOf('trace-disabled-1')).key_id], ['acme', inquiryKeyId])
 })
 
 test('a throwing access logger never breaks a request', async () => {

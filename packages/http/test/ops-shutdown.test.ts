@@ -45,7 +45,7 @@ test.after(() => {
 test('serve --help documents every flag of the command and the environment variables', () => {
   const help = spawnSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8', timeout: 20_000 })
   assert.is(help.status, 0)
-  const flags = ['--host', '--port', '--cert', '--key', '--dev-cert', '--behind-proxy', '--trusted-proxy', '--default-rate-limit', '--no-access-log', '--db']
+  const flags = ['--host', '--port', '--cert', '--key', '--dev-cert', '--behind-proxy', '--trusted-proxy', '--default-rate-limit', '--no-access-log', '--db', '--allow-public-bind', '--max-connections', '--max-connections-per-address']
   for (const flag of flags) assert.ok(help.stdout.includes(flag), `${flag} is documented`)
   // Every long flag the help lists has a description after it.
   for (const line of help.stdout.split('\n').filter((l) => /^ {2}--[a-z-]+/.test(l))) assert.match(line, /--[a-z-]+( <[a-z]+>)?\s{2,}\S/)

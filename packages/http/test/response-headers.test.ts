@@ -33,6 +33,8 @@ test('every response carries JSON Content-Type, X-Request-Id, HSTS, nosniff and 
     await server.request('GET', '/v1/cms/categories'),
     await server.request('GET', '/nowhere'),
     await server.request('DELETE', '/v1/cms/categories'),
+    await server.request('GET', '/healthz'),
+    await server.request('POST', '/healthz'),
   ]
   for (const res of responses) {
     assert.is(res.headers['content-type'], 'application/json; charset=utf-8')
@@ -51,6 +53,16 @@ test('a sane incoming X-Request-Id is echoed; anything else is replaced', async 
     const res = await server.request('GET', '/v1/cms/categories', { headers: { 'x-request-id': bad } })
     assert.is.not(res.headers['x-request-id'], bad)
     assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+  }
+})
+
+test('a key or token sent as X-Request-Id is never echoed (nor logged: the log takes the echoed id)', async () => {
+  const personal = await server.key('acme', [], { personal: true })
+  for (const secret of [key, personal, `fdv_${'a'.repeat(38)}`, `FDK_${'b'.repeat(38)}`, `trace-${key}`]) {
+    for (const path of ['/v1/cms/categories', '/healthz', '/nowhere']) {
+      const res = await server.request('GET', path, { headers: { 'x-api-key': key, 'x-request-id': secret } })
+      assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/, `${path} echoed ${secret.slice(0, 8)}…`)
+    }
   }
 })
 

@@ -7,7 +7,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
-import { createDevCert } from '@frontdesk/http'
+import { createDevCert, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { bufferOutput } from '../env.ts'
 import { main } from '../main.ts'
@@ -97,6 +97,10 @@ test('serve refuses contradictory or incomplete options', async () => {
     [['--dev-cert', '--behind-proxy'], /choose one of/],
     [['--cert', join(dir, 'c.pem')], /--cert and --key go together/],
     [['--dev-cert', '--trusted-proxy', '10.0.0.1'], /--trusted-proxy needs --behind-proxy/],
+    [['--dev-cert', '--allow-public-bind'], /--allow-public-bind needs --behind-proxy/],
+    [['--behind-proxy', '--host', '0.0.0.0'], /refusing to serve plain HTTP \(--behind-proxy\) on 0\.0\.0\.0, every interface: .*--allow-public-bind/],
+    [['--behind-proxy', '--host', '::'], /refusing to serve plain HTTP \(--behind-proxy\) on ::, every interface/],
+    [['--behind-proxy', '--host', '203.0.113.7'], /refusing to serve plain HTTP \(--behind-proxy\) on 203\.0\.113\.7, public address 203\.0\.113\.7/],
     [['--behind-proxy', '--trusted-proxy', 'proxy.local'], /Invalid trusted proxy address: proxy\.local/],
     [['--dev-cert', '--port', '70000'], /invalid port: 70000/],
     [['--cert', join(dir, 'missing.pem'), '--key', join(dir, 'missing.key')], /no such file or directory/],
@@ -105,6 +109,80 @@ test('serve refuses contradictory or incomplete options', async () => {
     const result = await run('serve', '--db', db, '--port', '0', ...args)
     assert.is(result.code, 1, args.join(' '))
     assert.match(result.stderr, message)
+    assert.is(result.stderr.trim().split('\n').length, 1)
+  }
+})
+
+test('serve --behind-proxy on a wildcard address needs --allow-public-bind, and warns', async () => {
+  const db = join(dir, 'public.db')
+  const key = await seeded(db)
+  const server = await serving(db, { behindProxy: true, host: '0.0.0.0', allowPublicBind: true })
+  try {
+    assert.match(server.env.stderr.text(), /^frontdesk: warning: serving plain HTTP on 0\.0\.0\.0 \(every interface\); make sure only the proxy can reach this port\n$/)
+    const port = /:(\d+)$/.exec(server.url)?.[1]
+    assert.is(await get(`http://127.0.0.1:${port}/v1/cms/categories`, { 'x-api-key': key, 'x-forwarded-proto': 'https' }), 200)
+  } finally {
+    await server.stop()
+  }
+  const quiet = await serving(db, { behindProxy: true, host: '127.0.0.1' })
+  try {
+    assert.is(quiet.env.stderr.text(), '')
+  } finally {
+    await quiet.stop()
+  }
+})
+
+test('serve --max-connections-per-address limits one address; the help states the server’s own defaults', async () => {
+  const db = join(dir, 'limits.db')
+  const key = await seeded(db)
+  const pems = await createDevCert()
+  writeFileSync(join(dir, 'cert.pem'), pems.cert)
+  writeFileSync(join(dir, 'key.pem'), pems.key)
+  const server = await serving(db, { cert: 'cert.pem', key: 'key.pem', maxConnectionsPerAddress: 1 })
+  try {
+    // A kept-alive connection stays open after its answer, holding the address's one place.
+    const agent = new https.Agent({ keepAlive: true, ca: pems.cert })
+    const first = await new Promise<number>((resolve, reject) => {
+      https.get(`${server.url}/v1/cms/categories`, { headers: { 'x-api-key': key }, agent }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      }).on('error', reject)
+    })
+    assert.is(first, 200)
+    const second = await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(String, (error: NodeJS.ErrnoException) => error.code)
+    assert.is(second, 'ECONNRESET', 'a second connection from the same address is refused')
+    agent.destroy()
+  } finally {
+    await server.stop()
+  }
+  const help = testEnv()
+  await main(['node', 'frontdesk', 'serve', '--help'], help)
+  const text = help.stdout.text().replace(/\s+/g, ' ')
+  assert.match(text, new RegExp(`--max-connections <n> .*\\(default: ${DEFAULT_MAX_CONNECTIONS},`))
+  assert.match(text, new RegExp(`--max-connections-per-address <n> .*\\(default: ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS},`))
+  const bad = await run('serve', '--db', join(dir, 'x.db'), '--dev-cert', '--max-connections', '-1')
+  assert.is(bad.code, 1)
+  assert.match(bad.stderr, /--max-connections.*must be an integer ≥ 0/)
+})
+
+test('serve names the file and what is wrong with a certificate or key that does not fit', async () => {
+  const db = join(dir, 'x.db')
+  const good = await createDevCert()
+  const other = await createDevCert()
+  const files: Record<string, string> = { 'cert.pem': good.cert, 'key.pem': good.key, 'other-key.pem': other.key, 'text.txt': 'hello' }
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  const cases: [string, string, RegExp][] = [
+    ['text.txt', 'key.pem', /^frontdesk: --cert \/.*\/text\.txt is not a PEM certificate/],
+    ['cert.pem', 'text.txt', /^frontdesk: --key \/.*\/text\.txt is not a PEM private key/],
+    ['key.pem', 'cert.pem', /^frontdesk: --cert \/.*\/key\.pem holds a private key and --key \/.*\/cert\.pem a certificate: they are swapped/],
+    ['key.pem', 'key.pem', /^frontdesk: --cert \/.*\/key\.pem holds a private key, not a certificate/],
+    ['cert.pem', 'other-key.pem', /^frontdesk: --key \/.*\/other-key\.pem does not belong to the certificate in --cert \/.*\/cert\.pem/],
+  ]
+  for (const [cert, key, message] of cases) {
+    const result = await run('serve', '--db', db, '--port', '0', '--cert', cert, '--key', key)
+    assert.is(result.code, 1, `${cert} ${key}`)
+    assert.match(result.stderr, message)
+    assert.not.match(result.stderr, /unexpected|ERR_OSSL/)
     assert.is(result.stderr.trim().split('\n').length, 1)
   }
 })

@@ -1,14 +1,15 @@
 import type { Command } from 'commander'
-import { Option } from 'commander'
+import { InvalidArgumentError, Option } from 'commander'
 import { readFileSync } from 'node:fs'
 import type * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import type { Frontdesk, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
-import type { AccessLogger, ServerTransport } from '@frontdesk/http'
+import type { AccessLogger, ServerTransport, TlsMaterialProblem } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
+import { publicAddressesOf } from '../net/private-address.ts'
 import { parseRateLimit } from './key.ts'
 
 /** Options of `frontdesk serve`. */
@@ -32,6 +33,16 @@ export interface ServeOptions {
   accessLog?: boolean
   /** Directory of the search index snapshots (the global `--search-dir`). Default `<database file>.search`. */
   searchDir?: string
+  /**
+   * Let `--behind-proxy` listen on a public or wildcard address (`0.0.0.0`, `::`): plain HTTP
+   * then reaches every interface, so only when a firewall or container network keeps the port
+   * to the proxy. Without it such a `--host` is refused. Default false.
+   */
+  allowPublicBind?: boolean
+  /** Connections held at once, all clients together (`DEFAULT_MAX_CONNECTIONS` of `@frontdesk/http`, 4 096; 0 = no limit). */
+  maxConnections?: number
+  /** Connections held at once from one client address (IPv6: one /64; trusted proxies exempt). Default 64; 0 = no limit. */
+  maxConnectionsPerAddress?: number
 }
 
 /** A running server over an open database. */
@@ -70,6 +81,7 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
   }
   if (modes > 1) throw new UsageError('choose one of --cert/--key, --dev-cert or --behind-proxy')
   if (options.trustedProxy !== undefined && options.behindProxy !== true) throw new UsageError('--trusted-proxy needs --behind-proxy')
+  if (options.allowPublicBind === true && options.behindProxy !== true) throw new UsageError('--allow-public-bind needs --behind-proxy')
   if (options.behindProxy === true) {
     return { transport: { behindProxy: true, ...(options.trustedProxy === undefined ? {} : { trustedProxies: options.trustedProxy }) } }
   }
@@ -80,7 +92,21 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
   }
   if (options.cert === undefined || options.key === undefined) throw new UsageError('--cert and --key go together')
   const certPath = resolve(cwd, options.cert)
-  return { transport: { tls: { cert: readFileSync(certPath), key: readFileSync(resolve(cwd, options.key)) } }, certPath }
+  const keyPath = resolve(cwd, options.key)
+  const cert = readFileSync(certPath)
+  const key = readFileSync(keyPath)
+  const { checkTlsMaterial } = await import('@frontdesk/http')
+  const problem = checkTlsMaterial(cert, key)
+  if (problem !== null) throw new UsageError(tlsProblemLine(problem, certPath, keyPath))
+  return { transport: { tls: { cert, key } }, certPath }
+}
+
+/** What is wrong with `--cert`/`--key`, naming the file. */
+function tlsProblemLine(problem: TlsMaterialProblem, certPath: string, keyPath: string): string {
+  if (problem.subject === 'cert') return `--cert ${certPath} ${problem.message}`
+  if (problem.subject === 'key') return `--key ${keyPath} ${problem.message}`
+  if (/swapped/.test(problem.message)) return `--cert ${certPath} holds a private key and --key ${keyPath} a certificate: they are swapped`
+  return `--key ${keyPath} does not belong to the certificate in --cert ${certPath}`
 }
 
 /**
@@ -91,7 +117,16 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
 export async function startServer(
   dbPath: string,
   transport: ServerTransport,
-  options: { host?: string; port?: number; portFallback?: boolean; defaultRateLimit?: number; onAccess?: AccessLogger; searchDir?: string },
+  options: {
+    host?: string
+    port?: number
+    portFallback?: boolean
+    defaultRateLimit?: number
+    onAccess?: AccessLogger
+    maxConnections?: number
+    maxConnectionsPerAddress?: number
+    searchDir?: string
+  },
 ): Promise<RunningServer> {
   const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer }] = await Promise.all([
     import('@frontdesk/search'),
@@ -104,7 +139,11 @@ export async function startServer(
     const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
     // Hint: building the index now keeps the first search request fast.
     await search.warmUp()
-    const server = createServer(frontdesk, transport, options.onAccess === undefined ? {} : { onAccess: options.onAccess })
+    const server = createServer(frontdesk, transport, {
+      ...(options.onAccess === undefined ? {} : { onAccess: options.onAccess }),
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
+    })
     const host = options.host ?? '127.0.0.1'
     const port = await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
     const scheme = 'tls' in transport ? 'https' : 'http'
@@ -161,6 +200,22 @@ function drain(server: http.Server, drainMs: number): Promise<void> {
   })
 }
 
+/**
+ * CONTRACT §1 keeps `--behind-proxy` (plain HTTP) to loopback and private interfaces: a public
+ * or wildcard `host` is refused, unless `allowed` (`--allow-public-bind`), and then warned about.
+ */
+async function checkProxyBind(host: string, allowed: boolean, env: CliEnv): Promise<void> {
+  const exposed = await publicAddressesOf(host)
+  if (exposed.length === 0) return
+  const where = exposed.some((address) => address === '0.0.0.0' || address === '::') ? 'every interface' : `public address ${exposed.join(', ')}`
+  if (!allowed) {
+    throw new UsageError(
+      `refusing to serve plain HTTP (--behind-proxy) on ${host}, ${where}: use a loopback or private address, or add --allow-public-bind if a firewall or container network keeps the port to the proxy`,
+    )
+  }
+  env.stderr.write(`frontdesk: warning: serving plain HTTP on ${host} (${where}); make sure only the proxy can reach this port\n`)
+}
+
 /** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts). */
 export function untilStopped(signal?: AbortSignal): Promise<void> {
   return new Promise((done) => {
@@ -183,16 +238,20 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
 export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const port = options.port ?? DEFAULT_PORT
   const { transport } = await transportOf(options, dbPath, env.cwd)
+  const host = options.host ?? '127.0.0.1'
+  if ('behindProxy' in transport) await checkProxyBind(host, options.allowPublicBind === true, env)
   const { createLineBuffer, formatAccessLog } = await import('@frontdesk/http')
   // Hint: lines are written together once per event-loop turn, not one synchronous write per request.
   const log = createLineBuffer((text) => env.stdout.write(text))
   const onAccess: AccessLogger | undefined = options.accessLog === false ? undefined : (entry) => log.push(formatAccessLog(entry))
   const running = await startServer(dbPath, transport, {
-    host: options.host ?? '127.0.0.1',
+    host,
     port,
     ...(onAccess === undefined ? {} : { onAccess }),
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
     ...(options.searchDir === undefined ? {} : { searchDir: options.searchDir }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
   })
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
   // Hint: one format per stream: stdout carries the JSON access log only, so a log pipeline
@@ -216,7 +275,13 @@ export function register(program: Command, env: CliEnv): void {
     .option('--dev-cert', "use a self-signed certificate for localhost (created once, kept in .frontdesk/ in the database's directory)")
     .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
+    .option('--allow-public-bind', 'let --behind-proxy listen on a public or wildcard --host (0.0.0.0, ::): only if a firewall keeps the port to the proxy')
     .addOption(new Option('--default-rate-limit <n>', 'requests per second of a key without its own --rate-limit (burst twice that; 0 = unlimited)').argParser(parseRateLimit))
+    // Hint: the defaults are `@frontdesk/http`'s, which `--help` does not load; a test keeps the texts in step.
+    .addOption(new Option('--max-connections <n>', 'connections held at once, all clients together; more are refused (default: 4096, 0 = no limit)').argParser(parseCount))
+    .addOption(
+      new Option('--max-connections-per-address <n>', 'connections held at once from one client address (IPv6: per /64; trusted proxies exempt) (default: 64, 0 = no limit)').argParser(parseCount),
+    )
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
     .addHelpText('after', SERVE_HELP)
     .action((options: ServeOptions, command: Command) => {
@@ -245,6 +310,11 @@ Served besides /v1: GET /v1/openapi.json (the OpenAPI 3.1 document, no key neede
 GET /healthz (200 {"status":"ok"} when the database answers, else 503; no key, for load
 balancers).
 
+Limits (see the README's "Security"): TLS handshake 10 s, request headers 10 s (also the
+time to send a first request), whole request 30 s, keep-alive 5 s (65 s behind a proxy),
+bodies 64 KiB, connections as above. A client that keeps sending on a connection after a 429
+told it to wait (Retry-After) has that connection closed.
+
 Output: stdout carries only the access log, one JSON line per request (time, request_id,
 tenant, key_id, method, path with preview tokens redacted, status, duration_ms, bytes,
 remote_address); never a key or a token. Everything else goes to stderr as plain text:
@@ -258,6 +328,12 @@ Examples:
   frontdesk --db /var/lib/frontdesk/frontdesk.db serve --behind-proxy --port 8080 --trusted-proxy 10.0.0.0/8
   FRONTDESK_DB=postgres://frontdesk:secret@db.internal:5432/frontdesk frontdesk serve --behind-proxy
 `
+
+/** Parses a connection limit: an integer ≥ 0 (0 = no limit). */
+export function parseCount(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an integer ≥ 0 (0 = no limit)')
+  return Number(value)
+}
 
 /** Parses a `--port` value: an integer from 0 to 65535. */
 export function parsePort(value: string): number {

@@ -3,6 +3,7 @@ import type { ResponseCache } from '../cache/response-cache.ts'
 import type { SearchPort } from '../port/search.ts'
 import type { Store } from '../port/store.ts'
 import type { Clock } from './clock.ts'
+import type { InstanceSecrets } from './instance-secrets.ts'
 import type { FrontdeskHooks } from './hooks.ts'
 
 /** What every use case receives: the port and the process-wide helpers. Built by `createFrontdesk`. */
@@ -20,4 +21,6 @@ export interface Context {
   defaultRateLimit: number
   /** The full-text engine of POST /v1/cms/search; `null` when none was configured. */
   search: SearchPort | null
+  /** The installation's secrets kept in the store (the cursor HMAC key). */
+  secrets: InstanceSecrets
 }

@@ -17,6 +17,7 @@ import type { Clock } from './clock.ts'
 import { systemClock } from './clock.ts'
 import type { Context } from './context.ts'
 import type { FrontdeskHooks } from './hooks.ts'
+import { InstanceSecrets } from './instance-secrets.ts'
 
 /** Failed authentications allowed per client address and second, by default. */
 export const DEFAULT_FAILED_AUTH_RATE = 10
@@ -62,6 +63,7 @@ export function createFrontdesk(options: FrontdeskOptions) {
     rateLimiter: new RateLimiter(clock),
     failedAuthRate: options.failedAuthRate ?? DEFAULT_FAILED_AUTH_RATE,
     defaultRateLimit: options.defaultRateLimit ?? DEFAULT_RATE_LIMIT,
+    secrets: new InstanceSecrets(options.store),
   }
   return {
     context,

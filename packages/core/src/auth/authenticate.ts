@@ -1,5 +1,6 @@
 import type { Context } from '../app/context.ts'
 import { isoAt } from '../app/clock.ts'
+import type { RecognisedCaller } from '../errors/frontdesk-error.ts'
 import { AuthError, ForbiddenError, RateLimitedError, StorageUnavailableError } from '../errors/frontdesk-error.ts'
 import { parseApiKey } from './api-key.ts'
 import type { RequiredPermission } from './permissions.ts'
@@ -24,11 +25,15 @@ function stampsOf(ctx: Context): Map<string, number> {
 /**
  * Checks a request's credentials and the permission its endpoint needs, in CONTRACT §2's
  * order: credential (401/403) first, then permission (403). Throws `AuthError`,
- * `ForbiddenError` or `RateLimitedError`; returns the caller otherwise.
+ * `ForbiddenError` or `RateLimitedError` (carrying the `caller` once the key was recognised);
+ * returns the caller otherwise.
  *
- * Rate limits: a client address whose recent attempts failed too often is refused (429)
- * before its key is even looked at; a valid key takes one token from its own bucket
- * (its own limit, else the default: 100/s with burst 200 unless configured) before the permission check, so a key cannot hammer 403s either.
+ * Rate limits: a valid key takes one token from its own bucket (its own limit, else the
+ * default: 100/s with burst 200 unless configured) before the permission check, so a key
+ * cannot hammer 403s either. A key nobody holds (unknown, or malformed) takes a token from its
+ * client address's bucket of failed authentications; once that is empty such requests get 429
+ * instead of 401 until it refills. A valid key is never refused for what others at the same
+ * address (a shared NAT) did, and a refused request takes nothing from either bucket.
  */
 export async function authenticate(ctx: Context, credentials: Credentials, required: RequiredPermission): Promise<Principal> {
   const { apiKey } = credentials
@@ -36,25 +41,28 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
     if (credentials.authorization) throw credentialNotAllowed()
     throw new AuthError('UNAUTHORIZED', 'API key required')
   }
-  const address = credentials.clientAddress === undefined ? null : `address:${credentials.clientAddress}`
-  if (address !== null && !ctx.rateLimiter.peek(address, ctx.failedAuthRate)) {
-    throw new RateLimitedError(ctx.rateLimiter.take(address, ctx.failedAuthRate).retryAfter)
-  }
   // A key with a bad shape or checksum is refused without touching storage.
   const parsed = parseApiKey(apiKey)
   const found = parsed === null ? null : await ctx.store.findApiKeyByHash(parsed.hash)
-  if (parsed === null || found === null) {
-    if (address !== null) ctx.rateLimiter.take(address, ctx.failedAuthRate)
-    throw new AuthError('UNAUTHORIZED', 'Invalid API key')
-  }
+  if (parsed === null || found === null) throw failedAuthentication(ctx, credentials.clientAddress)
   const { key, tenant } = found
-  if (key.kind !== 'tenant' || parsed.kind !== 'tenant') throw credentialNotAllowed()
-  if (key.disabled_at !== null) throw new AuthError('API_KEY_DISABLED', 'API key is disabled')
+  const caller = { tenant: tenant.code, keyId: key.id }
+  if (key.kind !== 'tenant' || parsed.kind !== 'tenant') throw credentialNotAllowed(caller)
+  if (key.disabled_at !== null) throw new AuthError('API_KEY_DISABLED', 'API key is disabled', { caller })
   const rateLimit = ctx.rateLimiter.take(`key:${key.id}`, key.rate_limit ?? ctx.defaultRateLimit)
-  if (!rateLimit.allowed) throw new RateLimitedError(rateLimit.retryAfter, rateLimit)
-  if (!hasPermission(key.permissions, required)) throw new ForbiddenError()
+  if (!rateLimit.allowed) throw new RateLimitedError(rateLimit.retryAfter, rateLimit, { caller })
+  if (!hasPermission(key.permissions, required)) throw new ForbiddenError({ caller })
   await touch(ctx, key.id, key.last_used_at)
   return { tenant, key, rateLimit }
+}
+
+/** The error for a key nobody holds: 401, or 429 once `address` has failed too often. */
+function failedAuthentication(ctx: Context, address: string | undefined): AuthError | RateLimitedError {
+  if (address !== undefined) {
+    const bucket = ctx.rateLimiter.take(`address:${address}`, ctx.failedAuthRate)
+    if (!bucket.allowed) return new RateLimitedError(bucket.retryAfter)
+  }
+  return new AuthError('UNAUTHORIZED', 'Invalid API key')
 }
 
 /**
@@ -80,6 +88,6 @@ async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Pr
   }
 }
 
-function credentialNotAllowed(): AuthError {
-  return new AuthError('CREDENTIAL_NOT_ALLOWED', 'This credential type cannot access this API')
+function credentialNotAllowed(caller?: RecognisedCaller): AuthError {
+  return new AuthError('CREDENTIAL_NOT_ALLOWED', 'This credential type cannot access this API', caller === undefined ? undefined : { caller })
 }

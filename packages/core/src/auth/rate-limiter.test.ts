@@ -7,15 +7,31 @@ function clockAt(start = 1_000_000) {
   return clock
 }
 
-test('a new bucket allows a burst of twice the rate, then refuses with Retry-After', () => {
+test('a new bucket allows a burst of twice the rate, then refuses until it is full again', () => {
   const clock = clockAt()
   const limiter = new RateLimiter(clock)
-  for (let i = 0; i < 20; i++) assert.ok(limiter.take('k', 10).allowed, `request ${i}`)
+  const first = limiter.take('k', 10)
+  assert.equal(first, { allowed: true, limit: 20, remaining: 19, reset: 1, window: 2, retryAfter: 0 })
+  for (let i = 1; i < 20; i++) assert.ok(limiter.take('k', 10).allowed, `request ${i}`)
   const refused = limiter.take('k', 10)
   assert.not.ok(refused.allowed)
   assert.is(refused.remaining, 0)
-  assert.is(refused.retryAfter, 1)
-  assert.is(refused.limit, 10)
+  assert.is(refused.limit, 20)
+  assert.is(refused.reset, 2)
+  assert.is(refused.retryAfter, refused.reset, 'Retry-After and RateLimit-Reset name the same moment')
+})
+
+test('the three header values always agree: remaining within the limit, reset 0 only when full', () => {
+  const clock = clockAt()
+  const limiter = new RateLimiter(clock)
+  for (let i = 0; i < 500; i++) {
+    clock.t += (i * 7919) % 97
+    const state = limiter.take('k', 3)
+    assert.ok(state.remaining >= 0 && state.remaining <= state.limit, JSON.stringify(state))
+    assert.ok(state.reset >= 0 && state.reset <= state.window, JSON.stringify(state))
+    assert.ok(state.remaining < state.limit || state.reset <= 1, JSON.stringify(state))
+    if (!state.allowed) assert.is(state.retryAfter, state.reset)
+  }
 })
 
 test('tokens come back at the rate', () => {
@@ -32,6 +48,18 @@ test('tokens come back at the rate', () => {
   assert.is(full.reset, 1)
 })
 
+test('a refused request takes nothing: knocking while refused does not delay the way back in', () => {
+  const clock = clockAt()
+  const limiter = new RateLimiter(clock)
+  for (let i = 0; i < 2; i++) limiter.take('k', 1)
+  for (let i = 0; i < 100; i++) {
+    clock.t += 5
+    assert.not.ok(limiter.take('k', 1).allowed)
+  }
+  clock.t += 500 // 1 s since the bucket emptied: one token is back
+  assert.ok(limiter.take('k', 1).allowed)
+})
+
 test('buckets are separate per name', () => {
   const limiter = new RateLimiter(clockAt())
   for (let i = 0; i < 2; i++) limiter.take('a', 1)
@@ -42,16 +70,7 @@ test('buckets are separate per name', () => {
 test('a rate of 0 is unlimited', () => {
   const limiter = new RateLimiter(clockAt())
   for (let i = 0; i < 1000; i++) assert.ok(limiter.take('k', 0).allowed)
-  assert.ok(limiter.peek('k', 0))
-})
-
-test('peek does not take a token', () => {
-  const limiter = new RateLimiter(clockAt())
-  limiter.take('k', 1)
-  assert.ok(limiter.peek('k', 1))
-  assert.ok(limiter.peek('k', 1))
-  limiter.take('k', 1)
-  assert.not.ok(limiter.peek('k', 1))
+  assert.is(limiter.take('k', 0).limit, 0)
 })
 
 test('the number of buckets stays bounded', () => {

@@ -3,17 +3,26 @@ import type { Clock } from '../app/clock.ts'
 /** Default sustained rate per key, in requests per second (CONTRACT §3). */
 export const DEFAULT_RATE_LIMIT = 100
 
-/** The state of one bucket after a request, for the `RateLimit-*` headers. */
+/**
+ * The state of one bucket after a request, in the terms of the IETF RateLimit header fields
+ * (draft-ietf-httpapi-ratelimit-headers-06, the last draft with separate fields, which
+ * CONTRACT §3 names). A token bucket of `capacity` tokens refilling at `rate` per second is
+ * described as the quota policy "`capacity` requests per `window` seconds" (`window` =
+ * capacity / rate): a client that keeps to it is never refused. The three fields always agree:
+ * `remaining` ≤ `limit`, and on a refusal `retryAfter` equals `reset`.
+ */
 export interface RateLimitState {
   /** Whether the request may proceed. */
   allowed: boolean
-  /** Requests per second this bucket refills at (`RateLimit-Limit`). */
+  /** The quota: the bucket's capacity, the most requests that can come at once (`RateLimit-Limit`). */
   limit: number
-  /** Whole tokens left (`RateLimit-Remaining`). */
+  /** Whole requests left now, from 0 to `limit` (`RateLimit-Remaining`). */
   remaining: number
-  /** Seconds until the bucket is full again (`RateLimit-Reset`). */
+  /** Whole seconds until `remaining` is back to `limit` (`RateLimit-Reset`); 0 when it is. */
   reset: number
-  /** When refused: whole seconds until one request is allowed (`Retry-After`). */
+  /** The policy's window in seconds: `limit` requests per `window` seconds (`RateLimit-Policy: limit;w=window`). */
+  window: number
+  /** When refused: whole seconds to wait (`Retry-After`), the same moment as `reset`; else 0. */
   retryAfter: number
 }
 
@@ -30,9 +39,12 @@ interface Bucket {
   updatedAt: number
 }
 
+const UNLIMITED: RateLimitState = { allowed: true, limit: 0, remaining: 0, reset: 0, window: 0, retryAfter: 0 }
+
 /**
  * Token buckets, one per name (a key id, or a client address for failed authentications),
- * held in this process. A rate of 0 means unlimited.
+ * held in this process. A rate of 0 means unlimited. A refused request takes nothing: a client
+ * that keeps knocking while refused is back in as soon as its bucket has refilled.
  */
 export class RateLimiter {
   readonly #clock: Clock
@@ -46,28 +58,22 @@ export class RateLimiter {
     this.#maxBuckets = options.maxBuckets ?? 10_000
   }
 
-  /** Takes one token from `name`'s bucket refilling at `rate` per second. */
+  /** Takes one token from `name`'s bucket refilling at `rate` per second, if it has one. */
   take(name: string, rate: number): RateLimitState {
-    if (rate <= 0) return { allowed: true, limit: 0, remaining: 0, reset: 0, retryAfter: 0 }
-    const now = this.#clock.now()
+    if (rate <= 0) return UNLIMITED
     const capacity = rate * this.#burstFactor
-    const bucket = this.#refill(name, rate, capacity, now)
+    const bucket = this.#refill(name, rate, capacity, this.#clock.now())
     const allowed = bucket.tokens >= 1
     if (allowed) bucket.tokens -= 1
+    const reset = Math.ceil((capacity - bucket.tokens) / rate)
     return {
       allowed,
-      limit: rate,
+      limit: Math.floor(capacity),
       remaining: Math.floor(bucket.tokens),
-      reset: Math.ceil((capacity - bucket.tokens) / rate),
-      retryAfter: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
+      reset,
+      window: Math.ceil(this.#burstFactor),
+      retryAfter: allowed ? 0 : Math.max(1, reset),
     }
-  }
-
-  /** Whether `name` has a token left at `rate`, without taking one. */
-  peek(name: string, rate: number): boolean {
-    if (rate <= 0) return true
-    const now = this.#clock.now()
-    return this.#refill(name, rate, rate * this.#burstFactor, now).tokens >= 1
   }
 
   #refill(name: string, rate: number, capacity: number, now: number): Bucket {

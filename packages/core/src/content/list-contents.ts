@@ -7,6 +7,8 @@ import { resolvePreview } from '../preview/resolve-preview.ts'
 import { cachedReply, NO_STORE } from './cached-reply.ts'
 import type { ContentListItem } from './content-view.ts'
 import { toContentListItem } from './content-view.ts'
+import { CURSOR_SECRET } from '../app/instance-secrets.ts'
+import type { CursorBinding } from './cursor.ts'
 import { encodeCursor } from './cursor.ts'
 import type { ListParams } from './list-params.ts'
 import { canonicalListQuery, parseListParams, PREVIEW_TOKEN_PARAMETER } from './list-params.ts'
@@ -52,7 +54,9 @@ async function listPage(
   preview: PreviewTarget | null,
 ): Promise<ContentListBody> {
   const categories = await ctx.store.listCategories(tenantId)
-  const resolved = resolveListQuery(params, details, categories, ctx.clock.now(), preview)
+  // Hint: the secret is needed only to read or write a cursor; a first page that fits needs none.
+  const binding = async (): Promise<CursorBinding> => ({ secret: await ctx.secrets.get(CURSOR_SECRET), tenantId })
+  const resolved = resolveListQuery(params, details, categories, ctx.clock.now(), preview, params.cursor === null ? null : await binding())
   if (resolved.query === null) return { items: [], pagination: { count: 0, next_cursor: null, has_more: false } }
   const rows = await ctx.store.listContents(tenantId, resolved.query)
   const hasMore = rows.length > resolved.limit
@@ -64,7 +68,7 @@ async function listPage(
     if (category !== undefined) items.push(toContentListItem(row, category))
   }
   const last = page.at(-1)
-  const nextCursor = hasMore && last !== undefined ? encodeCursor(resolved.fingerprint, sortPosition(last, resolved.query.sort)) : null
+  const nextCursor = hasMore && last !== undefined ? encodeCursor(await binding(), resolved.fingerprint, sortPosition(last, resolved.query.sort)) : null
   return { items, pagination: { count: items.length, next_cursor: nextCursor, has_more: hasMore } }
 }
 

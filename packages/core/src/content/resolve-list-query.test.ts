@@ -21,9 +21,11 @@ const news = category('cat_news', 'news', [])
 const old = category('cat_old', 'old', [otherPrice], false)
 const categories = [shop, news, old]
 
+const binding = { secret: 'test-secret', tenantId: 'ten_1' }
+
 function resolve(query: string, preview: Parameters<typeof resolveListQuery>[4] = null) {
   const { params, details } = parseListParams(new URLSearchParams(query))
-  return resolveListQuery(params, details, categories, NOW, preview)
+  return resolveListQuery(params, details, categories, NOW, preview, binding)
 }
 
 function problems(query: string): string[] {
@@ -88,7 +90,7 @@ test('a custom sort needs exactly one field of that name in scope', () => {
   assert.equal(problems('category_code=old&sort=custom_price:asc'), [])
   const twice = [shop, news, { ...old, active: true }]
   const { params, details } = parseListParams(new URLSearchParams('sort=custom_price:desc'))
-  assert.throws(() => resolveListQuery(params, details, twice, NOW, null), (e: unknown) => e instanceof ValidationError && /several categories/.test(e.details?.[0]?.message ?? ''))
+  assert.throws(() => resolveListQuery(params, details, twice, NOW, null, binding), (e: unknown) => e instanceof ValidationError && /several categories/.test(e.details?.[0]?.message ?? ''))
 })
 
 test('shape problems and store-dependent problems are reported together', () => {
@@ -97,16 +99,16 @@ test('shape problems and store-dependent problems are reported together', () => 
 
 test('a cursor of this query positions the next page', () => {
   const { params } = parseListParams(new URLSearchParams('category_code=shop&sort=title:asc'))
-  const cursor = encodeCursor(queryFingerprint(canonicalListQuery(params)), { value: 'M', id: 'cnt_9' })
+  const cursor = encodeCursor(binding, queryFingerprint(canonicalListQuery(params)), { value: 'M', id: 'cnt_9' })
   assert.equal(resolve(`sort=title:asc&category_code=shop&cursor=${cursor}&limit=3`).query?.after, { value: 'M', id: 'cnt_9' })
 })
 
 test('a cursor of another query, or holding a value of the wrong type, is refused on cursor', () => {
   const { params } = parseListParams(new URLSearchParams('sort=title:asc'))
-  const cursor = encodeCursor(queryFingerprint(canonicalListQuery(params)), { value: 'M', id: 'cnt_9' })
+  const cursor = encodeCursor(binding, queryFingerprint(canonicalListQuery(params)), { value: 'M', id: 'cnt_9' })
   assert.equal(problems(`sort=title:desc&cursor=${cursor}`), ['cursor: cursor belongs to a query with other filters or sort'])
   assert.equal(problems(`sort=title:asc&tags=x&cursor=${cursor}`), ['cursor: cursor belongs to a query with other filters or sort'])
-  const numeric = encodeCursor(queryFingerprint(canonicalListQuery(params)), { value: 5, id: 'cnt_9' })
+  const numeric = encodeCursor(binding, queryFingerprint(canonicalListQuery(params)), { value: 5, id: 'cnt_9' })
   assert.equal(problems(`sort=title:asc&cursor=${numeric}`), ['cursor: is not a valid cursor'])
 })
 

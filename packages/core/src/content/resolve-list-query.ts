@@ -4,7 +4,7 @@ import type { CategoryRecord, FieldDefinition, FieldValue } from '../model/categ
 import type { ContentRecord } from '../model/content.ts'
 import type { PreviewTarget } from '../model/preview-token.ts'
 import type { ContentQuery, ContentSort } from '../port/content-query.ts'
-import type { CursorPosition } from './cursor.ts'
+import type { CursorBinding, CursorPosition } from './cursor.ts'
 import { decodeCursor, queryFingerprint } from './cursor.ts'
 import { parseFieldValueText } from './field-values.ts'
 import type { ListParams } from './list-params.ts'
@@ -30,8 +30,9 @@ export interface ResolvedListQuery {
  *   or, without a category filter, to an active category of the tenant; without a filter a
  *   `custom_<name>` defined by several categories (with different ids) is ambiguous;
  * - `field_filters` values are read with the field's type;
- * - a cursor must be one of ours, made for the same filters and sort, holding a sort value of
- *   the sort key's type.
+ * - a cursor must be one of ours (its tag checks out under `cursorBinding`: this installation's
+ *   secret and this tenant), made for the same filters and sort, holding a sort value of the
+ *   sort key's type.
  * Throws one `ValidationError` listing every invalid field.
  *
  * A category filter that names no category (or `category_code` and `category_id` naming two
@@ -43,6 +44,7 @@ export function resolveListQuery(
   categories: CategoryRecord[],
   now: number,
   preview: PreviewTarget | null,
+  cursorBinding: CursorBinding | null,
 ): ResolvedListQuery {
   const problems = [...details]
   const report = (field: string, message: string) => {
@@ -81,7 +83,7 @@ export function resolveListQuery(
   let after: CursorPosition | undefined
   if (params.cursor !== null) {
     // Hint: a cursor can only be matched against a query that is itself valid.
-    const decoded = decodeCursor(params.cursor, problems.length === 0 ? fingerprint : null)
+    const decoded = cursorBinding === null ? { ok: false as const, message: 'is not a valid cursor' } : decodeCursor(cursorBinding, params.cursor, problems.length === 0 ? fingerprint : null)
     if (!decoded.ok) report('cursor', decoded.message)
     else if (!fitsSort(decoded.position.value, sort)) report('cursor', 'is not a valid cursor')
     else after = decoded.position

@@ -167,6 +167,26 @@ shape('control characters are refused; content alone may hold line breaks and ta
   assert.ok(parseInquiryInput({ ...valid, content: 'line 1\r\nline 2\n\tindented' }).ok)
 })
 
+shape('single-line fields refuse U+2028/U+2029, bidi controls and other invisible format characters; content keeps them', () => {
+  const invisible = 'must not contain invisible formatting characters (bidi controls, zero-width spaces and the like)'
+  for (const field of ['title', 'inquirer_name', 'inquirer_company', 'inquirer_department']) {
+    for (const separator of ['\u2028', '\u2029']) {
+      assert.is(messageOf({ ...valid, [field]: `a${separator}b` }, field), 'must not contain control characters or line breaks', `${field} U+${separator.charCodeAt(0).toString(16)}`)
+    }
+    const format = ['\u202e', '\u202a', '\u2066', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u2060', '\ufeff', '\u00ad', '\u180e', '\u{e0041}', '\ufff9']
+    for (const character of format) {
+      assert.is(messageOf({ ...valid, [field]: `invoice${character}fdp.exe` }, field), invisible, `${field} U+${character.codePointAt(0)?.toString(16)}`)
+    }
+    // Joiners with nothing visible on one side are as invisible as the rest.
+    for (const text of ['\u200dabc', 'abc\u200c', 'a\u200d\u200db', 'a \u200d b', '\u200d']) assert.is(messageOf({ ...valid, [field]: text }, field), invisible, JSON.stringify(text))
+  }
+  // ZWNJ and ZWJ between two visible characters are part of names and emoji.
+  for (const text of ['می\u200cخواهم', 'क्\u200dष', '👩\u200d💻', '👨\u200d👩\u200d👧', 'Ａｃｍｅ株式会社']) {
+    assert.ok(parseInquiryInput({ ...valid, title: text, inquirer_name: text, inquirer_company: text, inquirer_department: text }).ok, JSON.stringify(text))
+  }
+  assert.ok(parseInquiryInput({ ...valid, content: 'שלום\u200f (Hebrew)\u2028next\u202eline\u202c' }).ok, 'content may carry marks and separators')
+})
+
 shape('lone surrogates are refused as invalid text', () => {
   const body = JSON.parse('{"category_code":"general","title":"a\\ud800b","content":"\\udfff","inquirer_name":"n","inquirer_email":"a@b.jp"}')
   assert.equal(details(parseInquiryInput(body)), [

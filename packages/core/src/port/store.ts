@@ -127,6 +127,18 @@ export interface InquiryStore {
   releaseIdempotencyKey(tenantId: string, key: string): Promise<void>
 }
 
+/** Secrets of one installation (one database), the same for every process that opens it. */
+export interface InstanceSecretStore {
+  /**
+   * The secret stored under `name`, storing `candidate` first when there is none yet. Atomic
+   * and race-free: when several calls or processes race (two servers starting at once), exactly
+   * one candidate is stored and every caller, then and after any restart, gets that one. A
+   * stored secret is never replaced or deleted through the port. Core decides the names (e.g.
+   * `cursor-hmac`) and makes the candidates (random, base64url); the adapter stores them as given.
+   */
+  instanceSecret(name: string, candidate: string): Promise<string>
+}
+
 /**
  * Sees the writes of one transaction as they are made (`TransactionOptions.observer`): what
  * lets an import index its items for search meanwhile, instead of reading them all back after
@@ -173,7 +185,7 @@ export interface StoreCapabilities {
 }
 
 /** The whole storage port. */
-export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, ChangeFeed, SearchSource {
+export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, InstanceSecretStore, ChangeFeed, SearchSource {
   /** What the store can do beyond the required port. */
   readonly capabilities: StoreCapabilities
 

@@ -1,6 +1,7 @@
 import { batchReadCases } from './cases/batch-reads.ts'
 import { changeFeedCases } from './cases/change-feed.ts'
 import { idempotencyCases } from './cases/idempotency.ts'
+import { instanceSecretCases } from './cases/instance-secrets.ts'
 import { isolationCases } from './cases/isolation.ts'
 import { listFilterCases } from './cases/list-filters.ts'
 import { listModelCases } from './cases/list-model.ts'
@@ -33,4 +34,5 @@ export function testStore(name: string, open: OpenStore): void {
   idempotencyCases(name, open)
   changeFeedCases(name, open)
   searchSourceCases(name, open)
+  instanceSecretCases(name, open)
 }

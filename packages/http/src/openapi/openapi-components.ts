@@ -7,7 +7,7 @@ const ref = (to: string): JsonSchema => ({ $ref: to })
 /** Reusable headers of responses (`components.headers`). */
 export const RESPONSE_HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': {
-    description: 'Id of this request (the caller’s own `X-Request-Id` when it is 8–128 of `A-Z a-z 0-9 . _ : -`, else a new UUID). Quote it when reporting a problem.',
+    description: 'Id of this request (the caller’s own `X-Request-Id` when it is 8–128 of `A-Z a-z 0-9 . _ : -` and holds nothing shaped like a key or token, else a new UUID). Quote it when reporting a problem.',
     required: true,
     schema: { type: 'string' },
   },
@@ -16,10 +16,14 @@ export const RESPONSE_HEADERS: Record<string, JsonSchema> = {
     schema: { type: 'string' },
   },
   ETag: { description: 'Strong validator of a cacheable reply; send it back as `If-None-Match` to get 304.', schema: { type: 'string' } },
-  'RateLimit-Limit': { description: 'The key’s sustained rate (requests per second); absent for a key without a limit.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the key’s bucket.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } },
-  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Limit': {
+    description: 'The key’s quota: its bucket’s capacity (twice its rate per second), the most requests it can make at once (draft-ietf-httpapi-ratelimit-headers-06); absent for a key without a limit.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': { description: 'Requests the key can make now, from 0 to `RateLimit-Limit`.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until `RateLimit-Remaining` is back to `RateLimit-Limit` (0 when it is); on a 429 the same moment as `Retry-After`.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Policy': { description: 'The quota policy `<limit>;w=<seconds>`: a client keeping to `limit` requests per `w` seconds is never refused (100/s with bursts of 200 is `200;w=2`).', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying (for a key’s limit: until its whole quota is back, as `RateLimit-Reset`).', required: true, schema: { type: 'integer', minimum: 1 } },
   'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`.', schema: { const: 'true' } },
   Allow: { description: 'The methods the path accepts.', required: true, schema: { type: 'string' } },
 }
@@ -28,6 +32,7 @@ const rateLimitHeaders = {
   'RateLimit-Limit': ref('#/components/headers/RateLimit-Limit'),
   'RateLimit-Remaining': ref('#/components/headers/RateLimit-Remaining'),
   'RateLimit-Reset': ref('#/components/headers/RateLimit-Reset'),
+  'RateLimit-Policy': ref('#/components/headers/RateLimit-Policy'),
 }
 
 /** The headers of a successful keyed reply; `cacheable` adds `ETag`. */
