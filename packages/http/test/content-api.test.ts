@@ -147,7 +147,7 @@ test('a cursor is bound to its tenant and tamper-evident, and works on another p
   const old = Buffer.from(JSON.stringify([...head, createHash('sha256').update(JSON.stringify(head)).digest('hex').slice(0, 12)])).toString('base64url')
   assertValidation(await get(`/v1/cms/contents?limit=1&cursor=${old}`), ['cursor'])
   // Another process (or this one after a restart) reads the secret from the database.
-  const store = openSqliteStore({ path: join(server.dir, 'test.db') })
+  const store = await server.reopen()
   try {
     const again = createFrontdesk({ store, clock })
     const principal = await again.authenticate({ apiKey: key, authorization: false }, 'cms:read')

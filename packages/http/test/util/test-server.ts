@@ -4,6 +4,7 @@ import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openPostgresStore } from '@frontdesk/adapter-postgres'
 import { openTestStore } from '@frontdesk/adapter-postgres/testing'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createSearchEngine } from '@frontdesk/search'
@@ -74,6 +75,8 @@ export interface TestServer {
   cert: string
   /** The temporary directory holding the database. */
   dir: string
+  /** Opens another store over the same database, as another server process would (the caller closes it). */
+  reopen(): Promise<Store>
   /** Creates a tenant (default code: `t1`, `t2`, …). */
   tenant(code?: string): Promise<Tenant>
   /** Creates a tenant API key (or a personal one) and returns the key itself. */
@@ -97,14 +100,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-http-'))
   let store: Store
   let release: () => Promise<void>
+  let reopen: () => Promise<Store>
   if (options.store === 'postgres') {
     const opened = await openTestStore()
     store = opened.store
     release = opened.cleanup
+    reopen = () => openPostgresStore({ url: opened.url })
   } else {
     const sqlite = openSqliteStore({ path: join(dir, 'test.db') })
     store = sqlite
     release = () => sqlite.close()
+    reopen = async () => openSqliteStore({ path: join(dir, 'test.db') })
   }
   const search = createSearchEngine({ store })
   const frontdesk = createFrontdesk({
@@ -132,6 +138,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     frontdesk,
     cert: pems.cert,
     dir,
+    reopen,
     tenant: (code) => createTenant(frontdesk.context, { code: code ?? `t${++tenants}` }),
     async key(tenantCode, permissions, keyOptions = {}) {
       const created = await createApiKey(frontdesk.context, {
