@@ -1,0 +1,14 @@
+import { testSearch } from '@frontdesk/core/testing'
+import { openTempStore } from '../test/util/temp-store.ts'
+import { createSqliteSearch } from './search/sqlite-search.ts'
+import { openSqliteStore } from './sqlite-store.ts'
+
+// The search-port conformance suite: today's engine over a real database file per test. A
+// second store on the same file is another process's connection; snapshots go beside the file.
+testSearch('sqlite', {
+  openStore: async () => openTempStore(),
+  openSearch: (store) => createSqliteSearch(store),
+  otherProcess: (store) => openSqliteStore({ path: store.path }),
+  openSearchWithSnapshots: (store, restored) =>
+    createSqliteSearch(store, { onBuild: (info) => void (info.source === 'snapshot' && restored(info.tenantId)) }),
+})
