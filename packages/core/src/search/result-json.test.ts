@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createSqliteSearch, openSqliteStore } from '@frontdesk/adapter-sqlite'
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createFrontdesk } from '../app/frontdesk.ts'
 import { aCategory, aContent, anApiKey, aTag, aTenant } from '../testing/fixtures.ts'
+import { createMemoryStore } from '../testing/memory/memory-store.ts'
+import { createScanSearch } from '../testing/search/scan-search.ts'
 import { prepare } from './found-items.ts'
 import { termsKey } from './highlight-memo.ts'
 import { parseQueryTerms } from './query-terms.ts'
@@ -78,9 +76,8 @@ test('a result is built once per terms and category, for the last few terms', ()
 })
 
 test('search replies carry their bytes, the same as JSON.stringify of the body, also for items found again', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-result-json-'))
-  const store = openSqliteStore({ path: join(dir, 'core.db') })
-  const search = createSqliteSearch(store)
+  const store = createMemoryStore()
+  const search = createScanSearch(store)
   try {
     const tenant = aTenant('t1')
     await store.createTenant(tenant)
@@ -116,9 +113,7 @@ test('search replies carry their bytes, the same as JSON.stringify of the body, 
     assert.is(changed.items[0]?.id, 'c99')
     assert.is.not(changed.items[1], again.items[0])
   } finally {
-    await search.close()
     await store.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 })
 

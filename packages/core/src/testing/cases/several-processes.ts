@@ -2,6 +2,7 @@ import * as assert from 'uvu/assert'
 import type { EntityChange } from '../../port/change-feed.ts'
 import type { Store } from '../../port/store.ts'
 import { aCategory, aContent, aTenant } from '../fixtures.ts'
+import { skipCase } from '../skip-case.ts'
 import { storeSuite } from '../store-suite.ts'
 import type { OpenStore, StoreSuiteOptions } from '../store-suite.ts'
 
@@ -16,7 +17,7 @@ export function severalProcessCases<S extends Store>(name: string, open: OpenSto
     'with two writers committing at once, a reader polling the feed meanwhile misses no change and sees none twice',
   ]
   if (options.otherProcess === undefined) {
-    for (const title of titles) s.skip(`${title} (skipped: the store offers no other process)`, () => undefined)
+    for (const title of titles) skipCase(s, name, title, 'the store offers no other process')
     s.run()
     return
   }

@@ -3,6 +3,7 @@ import type { SearchPort } from '../../../port/search.ts'
 import type { Store } from '../../../port/store.ts'
 import { aCategory, aContent } from '../../fixtures.ts'
 import { aSearchQuery, eventually, hitSet, seedSearch } from '../search-fixtures.ts'
+import { skipCase } from '../../skip-case.ts'
 import { searchSuite } from '../search-suite.ts'
 import type { SearchPairing } from '../search-suite.ts'
 
@@ -52,7 +53,7 @@ export function freshnessCases<S extends Store>(name: string, pairing: SearchPai
 
   const other = `a change committed by another process is searchable within ${WITHIN_MS} ms`
   if (pairing.otherProcess === undefined) {
-    s.skip(`${other} (skipped: the pairing has no other process)`, () => undefined)
+    skipCase(s, name, other, 'the pairing has no other process')
   } else {
     s(other, async (context) => {
       await seed(context.store)

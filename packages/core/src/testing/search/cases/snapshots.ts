@@ -4,6 +4,7 @@ import { aCategory, aContent, at, FIELDS } from '../../fixtures.ts'
 import { compareWithReference } from '../compare-with-reference.ts'
 import { aCondition, aSearchQuery, seedSearch } from '../search-fixtures.ts'
 import type { SearchContext } from '../search-suite.ts'
+import { skipCase } from '../../skip-case.ts'
 import { searchSuite } from '../search-suite.ts'
 import type { SearchPairing } from '../search-suite.ts'
 
@@ -29,7 +30,7 @@ export function snapshotCases<S extends Store>(name: string, pairing: SearchPair
   const s = searchSuite(`${name}: search restart from a snapshot`, pairing)
   const title = 'a restarted engine restores its snapshot, then catches up with every change made while it was down'
   if (pairing.openSearchWithSnapshots === undefined) {
-    s.skip(`${title} (skipped: the engine keeps no snapshots)`, () => undefined)
+    skipCase(s, name, title, 'the engine keeps no snapshots')
     s.run()
     return
   }
