@@ -11,4 +11,11 @@ testSearch('sqlite', {
   otherProcess: (store) => openSqliteStore({ path: store.path }),
   openSearchWithSnapshots: (store, restored) =>
     createSqliteSearch(store, { onBuild: (info) => void (info.source === 'snapshot' && restored(info.tenantId)) }),
+  knownFailures: {
+    // The vocabulary's fuzzy lookup (MiniSearch's SearchableMap.fuzzyGet) counts edits in UTF-16
+    // code units, core's wordMatches in characters: a letter beyond the BMP inserted or deleted
+    // is two edits to the engine, so it misses what the reference finds.
+    'one typo is one character, also beyond the BMP (a letter of two UTF-16 code units)':
+      'the engine counts a typo in UTF-16 code units (fuzzyGet), core in characters (withinOneEdit)',
+  },
 })

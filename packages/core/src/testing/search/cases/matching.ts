@@ -16,6 +16,7 @@ const FIELDS: FieldDefinition[] = [
 ]
 const blank = { summary: '', body: '', author_name: 'Zebediah Quill' }
 
+
 /** Items whose words sit in every searched field, and in places that are not searched. */
 async function seedMatching(store: Store): Promise<void> {
   await seedSearch(store, T, [aCategory(T, 'cat_news', { fields: FIELDS })], [
@@ -29,6 +30,7 @@ async function seedMatching(store: Store): Promise<void> {
     aContent(T, 'm5', 'cat_news', { ...blank, title: '서울 지사 개설' }),
     aContent(T, 'm6', 'cat_news', { ...blank, title: 'Plain', body: '<span class="marker">hidden</span> text &amp; more' }),
     aContent(T, 'm7', 'cat_news', { ...blank, title: 'Another office', slug: 'unique-slug-xyzzy', meta: { og_title: 'Plover', og_description: '' } }),
+    aContent(T, 'm8', 'cat_news', { ...blank, title: '𐌰𐌱𐌲𐌳𐌴𐌵 runes' }),
   ])
 }
 
@@ -68,6 +70,16 @@ export function matchingCases<S extends Store>(name: string, pairing: SearchPair
     assert.equal(await find(search, 'pary'), [], 'four letters: no typo')
     assert.equal(await find(search, 'relocatoin'), [], 'two edits (a transposition)')
     assert.equal(await find(search, 'rilokation'), [], 'two substitutions')
+  })
+
+  s('one typo is one character, also beyond the BMP (a letter of two UTF-16 code units)', async ({ store, search }) => {
+    await seedMatching(store)
+    assert.equal(await find(search, '𐌰𐌱𐌲𐌳𐌴𐌵'), ['m8'])
+    assert.equal(await find(search, '𐌰𐌱𐌲𐌳𐌴𐌶'), ['m8'], 'a substitution')
+    assert.equal(await find(search, '𐌰𐌱𐌲𐌳𐌵'), ['m8'], 'a deletion')
+    assert.equal(await find(search, '𐌰𐌱𐌲𐌳𐌴𐌵𐌵'), ['m8'], 'an insertion')
+    assert.equal(await find(search, '𐌰𐌱𐌲x𐌴𐌵'), ['m8'], 'a substitution by a letter of the BMP')
+    assert.equal(await find(search, '𐌰𐌱𐌲𐌵'), [], 'two edits')
   })
 
   s('Japanese and Korean words are found inside unspaced text, one character as a prefix', async ({ store, search }) => {
