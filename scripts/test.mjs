@@ -23,10 +23,13 @@ function step(name, command, args, { parse } = {}) {
   return result
 }
 
-// Tests and their helpers are not measured; nor are files of types only (the model and the
-// port interfaces), which compile to nothing and would count as uncovered under --all.
+// Tests and their helpers are not measured, nor is core's test support (`@frontdesk/core/testing`:
+// the conformance suites, the memory store and the reference search run themselves, so they
+// would only lift the figure); nor are files of types only (the model and the port
+// interfaces), which compile to nothing and would count as uncovered under --all.
 const EXCLUDE = [
   '--exclude=**/*.test.ts', '--exclude=**/*.test-util.ts', '--exclude=**/test/**',
+  '--exclude=packages/core/src/testing/**',
   '--exclude=packages/core/src/model/**', '--exclude=packages/core/src/port/**',
 ]
 
@@ -56,10 +59,12 @@ function count(run) {
   const total = Number(/Total:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
   const ok = Number(/Passed:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
   const skipped = Number(/Skipped:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
+  // Hint: uvu's Total counts the tests that ran; skipped ones (each states its reason) are apart.
   passed += ok
-  failed += total - ok - skipped
+  failed += total - ok
+  if (skipped > 0) console.log(`(${skipped} skipped)`)
   // A crash before uvu's summary still has to count as a failure.
-  if (run.status !== 0 && total - ok - skipped === 0) failed++
+  if (run.status !== 0 && total - ok === 0) failed++
 }
 
 if (pattern === '\\.test\\.ts$') {

@@ -1,10 +1,7 @@
 import { testStore } from '@frontdesk/core/testing'
-import { openSqliteStore } from './sqlite-store.ts'
 import { openTempStore } from '../test/util/temp-store.ts'
+import { openSqliteStore } from './sqlite-store.ts'
 
-// The storage-port conformance suite, against a real database file per test; `reopen` opens
-// the same file once more, as another process would.
-testStore('sqlite', async () => {
-  const { store, path, cleanup } = openTempStore()
-  return { store, cleanup, reopen: async () => openSqliteStore({ path }) }
-})
+// The storage-port conformance suite, against a real database file per test; a second store
+// on the same file is another process's connection.
+testStore('sqlite', async () => openTempStore(), { otherProcess: (store) => openSqliteStore({ path: store.path }) })

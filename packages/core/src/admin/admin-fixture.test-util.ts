@@ -1,9 +1,5 @@
-// Test helper (not a test): a real SQLite store in a temp dir with a movable clock, for the
-// operator use-case tests, and a way to snapshot a tenant's whole content model.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+// Test helper (not a test): core's memory store with a movable clock, for the operator
+// use-case tests, and a way to snapshot a tenant's whole content model.
 import type { Context } from '../app/context.ts'
 import { createFrontdesk } from '../app/frontdesk.ts'
 import type { ImportRecordOut } from '../import/import-record.ts'
@@ -11,22 +7,19 @@ import type { ContentRecord } from '../model/content.ts'
 import type { ImportItem } from './import-records.ts'
 import { createTenant } from './create-tenant.ts'
 import { exportRecords } from './export-records.ts'
+import { createMemoryStore } from '../testing/memory/memory-store.ts'
 
 /** 2025-06-20T12:00:00Z, where every fixture's clock starts. */
 export const START = Date.parse('2025-06-20T12:00:00.000Z')
 
-/** A store in a temp dir; `clock` moves by hand. */
+/** A fresh memory store; `clock` moves by hand. */
 export async function openAdminFixture() {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-admin-'))
-  const path = join(dir, 'frontdesk.db')
-  const store = openSqliteStore({ path })
+  const store = createMemoryStore()
   let now = START
   const clock = { now: () => now, advance: (ms: number) => void (now += ms) }
   const frontdesk = createFrontdesk({ store, clock })
   const ctx: Context = frontdesk.context
   return {
-    dir,
-    path,
     store,
     ctx,
     frontdesk,
@@ -41,10 +34,7 @@ export async function openAdminFixture() {
       if (tenant === null) return []
       return store.listContents(tenant.id, { visibility: { kind: 'all' }, sort: { key: 'id', direction: 'asc' }, limit: 100_000 }) as Promise<ContentRecord[]>
     },
-    close: async () => {
-      await store.close()
-      rmSync(dir, { recursive: true, force: true })
-    },
+    close: () => store.close(),
   }
 }
 

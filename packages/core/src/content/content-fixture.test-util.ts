@@ -1,9 +1,5 @@
-// Test helper (not a test): a real SQLite store in a temp dir, a movable clock, and quick ways
-// to put categories and content, for the content-area use-case tests.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+// Test helper (not a test): core's memory store, a movable clock, and quick ways to put
+// categories and content, for the content-area use-case tests.
 import { createApiKey } from '../admin/create-api-key.ts'
 import { createTenant } from '../admin/create-tenant.ts'
 import { isoAt } from '../app/clock.ts'
@@ -13,6 +9,7 @@ import type { CategoryRecord } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
 import type { Tag } from '../model/tag.ts'
 import type { Tenant } from '../model/tenant.ts'
+import { createMemoryStore } from '../testing/memory/memory-store.ts'
 import { newId } from '../util/ids.ts'
 
 /** A clock tests move by hand. */
@@ -31,10 +28,9 @@ export function testClock(start = START): TestClock {
   return { now: () => now, set: (ms) => void (now = ms), advance: (ms) => void (now += ms) }
 }
 
-/** Content-area fixture over a real SQLite file. */
+/** Content-area fixture over a fresh memory store (`store.database` opens another "process" on it). */
 export async function openContentFixture() {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-content-'))
-  const store = openSqliteStore({ path: join(dir, 'frontdesk.db') })
+  const store = createMemoryStore()
   const clock = testClock()
   const frontdesk = createFrontdesk({ store, clock })
   const ctx = frontdesk.context
@@ -93,10 +89,9 @@ export async function openContentFixture() {
 
   async function close(): Promise<void> {
     await store.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 
-  return { dir, store, clock, frontdesk, ctx, tenant, category, content, remove, close }
+  return { store, clock, frontdesk, ctx, tenant, category, content, remove, close }
 }
 
 /** What `openContentFixture` resolves to. */

@@ -1,11 +1,10 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { isoAt } from '../app/clock.ts'
 import { createFrontdesk } from '../app/frontdesk.ts'
 import { ValidationError } from '../errors/frontdesk-error.ts'
 import type { FieldDefinition } from '../model/category.ts'
+import { createMemoryStore } from '../testing/memory/memory-store.ts'
 import type { ContentFixture } from './content-fixture.test-util.ts'
 import { openContentFixture, START } from './content-fixture.test-util.ts'
 import type { ContentListBody } from './list-contents.ts'
@@ -163,7 +162,7 @@ test('a cursor keeps working in another process over the same database', async (
   const news = await f.category(tenant, { code: 'news' })
   const items = [await f.content(tenant, news), await f.content(tenant, news), await f.content(tenant, news)]
   const cursor = (await list(f, principal, 'limit=2&sort=title:desc')).pagination.next_cursor ?? ''
-  const store = openSqliteStore({ path: join(f.dir, 'frontdesk.db') })
+  const store = createMemoryStore({ database: f.store.database })
   try {
     const other = createFrontdesk({ store, clock: f.clock })
     const body = (await other.listContents(principal, new URLSearchParams(`sort=title:desc&limit=2&cursor=${cursor}`))).body

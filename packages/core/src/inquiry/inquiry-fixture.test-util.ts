@@ -1,8 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey } from '../admin/create-api-key.ts'
 import { createTenant } from '../admin/create-tenant.ts'
 import { isoAt } from '../app/clock.ts'
@@ -12,6 +7,8 @@ import { createFrontdesk } from '../app/frontdesk.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { InquiryCategoryRecord } from '../model/inquiry.ts'
 import type { Store } from '../port/store.ts'
+import { createMemoryStore } from '../testing/memory/memory-store.ts'
+import type { MemoryStore } from '../testing/memory/memory-store.ts'
 import { newId } from '../util/ids.ts'
 
 /** A clock tests move by hand. */
@@ -20,10 +17,9 @@ export interface ManualClock {
   advance(ms: number): void
 }
 
-/** A use-case test's world: a real SQLite file, the app over it, a clock, a tenant with a key. */
+/** A use-case test's world: core's memory store, the app over it, a clock, a tenant with a key. */
 export interface InquiryFixture {
-  dir: string
-  store: SqliteStore
+  store: MemoryStore
   frontdesk: Frontdesk
   clock: ManualClock
   /** A tenant `acme` and a key of it holding `inquiry:create`. */
@@ -45,12 +41,11 @@ export const VALID_BODY = {
 } as const
 
 /**
- * Opens a fresh store in a temporary directory, with tenant `acme` holding an active category
- * `general`. `wrap` may put a store in front of the real one (e.g. to make one call fail).
+ * Opens a fresh memory store with tenant `acme` holding an active category `general`. `wrap`
+ * may put a store in front of it (e.g. to make one call fail).
  */
 export async function inquiryFixture(options: { hooks?: FrontdeskHooks; wrap?: (store: Store) => Store } = {}): Promise<InquiryFixture> {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-inquiry-'))
-  const store = openSqliteStore({ path: join(dir, 'test.db') })
+  const store = createMemoryStore()
   let time = Date.parse('2026-03-01T09:00:00.000Z')
   const clock: ManualClock = { now: () => time, advance: (ms) => void (time += ms) }
   const frontdesk = createFrontdesk({ store: options.wrap ? options.wrap(store) : store, clock, ...(options.hooks ? { hooks: options.hooks } : {}) })
@@ -84,7 +79,6 @@ export async function inquiryFixture(options: { hooks?: FrontdeskHooks; wrap?: (
   const principal = await principalOf('acme')
   await category(principal.tenant.id, { code: 'general', name: 'General', message: 'Thanks! We reply within two business days.' })
   return {
-    dir,
     store,
     frontdesk,
     clock,
@@ -93,7 +87,6 @@ export async function inquiryFixture(options: { hooks?: FrontdeskHooks; wrap?: (
     category,
     async close() {
       await store.close()
-      rmSync(dir, { recursive: true, force: true })
     },
   }
 }

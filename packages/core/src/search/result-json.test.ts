@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import { createSearchEngine } from '@frontdesk/search'
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createFrontdesk } from '../app/frontdesk.ts'
 import { aCategory, aContent, anApiKey, aTag, aTenant } from '../testing/fixtures.ts'
+import { createMemoryStore } from '../testing/memory/memory-store.ts'
+import { createScanSearch } from '../testing/search/scan-search.ts'
 import { prepare } from './found-items.ts'
 import { termsKey } from './highlight-memo.ts'
 import { parseQueryTerms } from './query-terms.ts'
@@ -79,10 +76,8 @@ test('a result is built once per terms and category, for the last few terms', ()
 })
 
 test('search replies carry their bytes, the same as JSON.stringify of the body, also for items found again', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-result-json-'))
-  // Hint: an item found again is the one built before only while the store hands out the same category records (its memo).
-  const store = openSqliteStore({ path: join(dir, 'core.db'), memo: true })
-  const search = createSearchEngine({ store })
+  const store = createMemoryStore()
+  const search = createScanSearch(store)
   try {
     const tenant = aTenant('t1')
     await store.createTenant(tenant)
@@ -118,9 +113,7 @@ test('search replies carry their bytes, the same as JSON.stringify of the body, 
     assert.is(changed.items[0]?.id, 'c99')
     assert.is.not(changed.items[1], again.items[0])
   } finally {
-    await search.close()
     await store.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 })
 

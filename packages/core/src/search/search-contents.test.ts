@@ -1,22 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import type { SqliteStore } from '@frontdesk/adapter-sqlite'
-import { createSearchEngine } from '@frontdesk/search'
-import type { SearchEngine } from '@frontdesk/search'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createFrontdesk } from '../app/frontdesk.ts'
 import type { Principal } from '../auth/principal.ts'
 import { ValidationError } from '../errors/frontdesk-error.ts'
+import type { SearchPort } from '../port/search.ts'
+import type { Store } from '../port/store.ts'
 import { aCategory, aContent, anApiKey, aTag, aTenant } from '../testing/fixtures.ts'
+import { createMemoryStore } from '../testing/memory/memory-store.ts'
+import { createScanSearch } from '../testing/search/scan-search.ts'
 import type { SearchResponseBody } from './search-contents.ts'
 
 interface World {
-  dir: string
-  store: SqliteStore
-  search: SearchEngine
+  store: Store
+  search: SearchPort
   now: number
   principal: Principal
 }
@@ -24,9 +20,8 @@ interface World {
 const test = suite<World>('searchContents')
 
 test.before.each(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'frontdesk-core-search-'))
-  ctx.store = openSqliteStore({ path: join(ctx.dir, 'core.db') })
-  ctx.search = createSearchEngine({ store: ctx.store })
+  ctx.store = createMemoryStore()
+  ctx.search = createScanSearch(ctx.store)
   ctx.now = Date.parse('2025-07-01T00:00:00.000Z')
   const tenant = aTenant('t1')
   await ctx.store.createTenant(tenant)
@@ -54,9 +49,7 @@ test.before.each(async (ctx) => {
 })
 
 test.after.each(async (ctx) => {
-  await ctx.search.close()
   await ctx.store.close()
-  rmSync(ctx.dir, { recursive: true, force: true })
 })
 
 function app(ctx: World) {

@@ -4,49 +4,59 @@ import type { Store } from '../port/store.ts'
 
 /**
  * Opens a fresh, empty store for one test; `cleanup` (if any) runs after `close()`. `reopen`
- * (optional) opens the same database once more, as another process would: the cases of
- * several writers use it, and are skipped for a store without it.
+ * (optional) opens the same database once more, as another process would (as
+ * `StoreSuiteOptions.otherProcess` does).
  */
-export type OpenStore = () => Promise<{ store: Store; cleanup?: () => Promise<void>; reopen?: () => Promise<Store> }>
+export type OpenStore<S extends Store = Store> = () => Promise<{ store: S; cleanup?: () => Promise<void>; reopen?: () => Promise<Store> }>
+
+/** What a store can do beyond the port, for the cases that need it (each skipped, with its reason, without). */
+export interface StoreSuiteOptions<S extends Store = Store> {
+  /** Opens another store on the same database as `store`, as another process would (the suite closes it). */
+  otherProcess?: (store: S) => Store | Promise<Store>
+}
 
 /** What every conformance test receives: the fresh store of the running test. */
 export interface StoreContext {
   readonly store: Store
-  /** The same database opened once more (closed after the test), or `null` when the adapter gave no `reopen`. */
-  another(): Promise<Store | null>
+  /**
+   * Another store on the same database, as another process would open it (closed after the
+   * test); `null` when neither `StoreSuiteOptions.otherProcess` nor the opener's `reopen` is given.
+   */
+  otherProcess(): Promise<Store | null>
 }
 
 /**
  * A uvu suite whose every test gets a fresh store from `open` (closed and cleaned up after
  * the test, pass or fail). Call `.run()` on it after adding tests.
  */
-export function storeSuite(title: string, open: OpenStore): Test<StoreContext> {
-  let current: { store: Store; cleanup?: () => Promise<void>; reopen?: () => Promise<Store> } | null = null
-  const others: Store[] = []
+export function storeSuite<S extends Store>(title: string, open: OpenStore<S>, options: StoreSuiteOptions<S> = {}): Test<StoreContext> {
+  let current: { store: S; cleanup?: () => Promise<void>; reopen?: () => Promise<Store>; others: Store[] } | null = null
+  const opened = () => {
+    if (current === null) throw new Error('No store is open outside a test')
+    return current
+  }
   const context: StoreContext = {
     get store(): Store {
-      if (current === null) throw new Error('No store is open outside a test')
-      return current.store
+      return opened().store
     },
-    async another(): Promise<Store | null> {
-      if (current === null) throw new Error('No store is open outside a test')
-      if (current.reopen === undefined) return null
-      const other = await current.reopen()
-      others.push(other)
+    async otherProcess(): Promise<Store | null> {
+      const world = opened()
+      const other = options.otherProcess !== undefined ? await options.otherProcess(world.store) : world.reopen !== undefined ? await world.reopen() : null
+      if (other !== null) world.others.push(other)
       return other
     },
   }
   const s = suite<StoreContext>(title, context)
   s.before.each(async () => {
-    current = await open()
+    current = { ...(await open()), others: [] }
   })
   s.after.each(async () => {
-    const opened = current
+    const world = current
     current = null
-    for (const other of others.splice(0)) await other.close()
-    if (opened === null) return
-    await opened.store.close()
-    await opened.cleanup?.()
+    if (world === null) return
+    for (const other of world.others) await other.close()
+    await world.store.close()
+    await world.cleanup?.()
   })
   return s
 }

@@ -8,22 +8,25 @@ import { listModelCases } from './cases/list-model.ts'
 import { listSortingCases } from './cases/list-sorting.ts'
 import { recordCases } from './cases/records.ts'
 import { searchSourceCases } from './cases/search-source.ts'
+import { severalProcessCases } from './cases/several-processes.ts'
 import { transactionCases } from './cases/transactions.ts'
-import type { OpenStore } from './store-suite.ts'
+import type { Store } from '../port/store.ts'
+import type { OpenStore, StoreSuiteOptions } from './store-suite.ts'
 
 /**
  * The storage-port conformance suite: registers (and runs) uvu suites that check every rule of
  * `Store` against stores made by `open`, one fresh, empty store per test. An adapter's test
- * file calls it once, then adds its own adapter-only cases.
+ * file calls it once, then adds its own adapter-only cases. With `options.otherProcess`, the
+ * cases of several processes on one database run too (else they are skipped, saying why).
  *
  * ```ts
  * testStore('sqlite', async () => {
  *   const dir = mkdtempSync(join(tmpdir(), 'fd-'))
  *   return { store: openSqliteStore({ path: join(dir, 'db') }), cleanup: async () => rmSync(dir, { recursive: true }) }
- * })
+ * }, { otherProcess: (store) => openSqliteStore({ path: store.path }) })
  * ```
  */
-export function testStore(name: string, open: OpenStore): void {
+export function testStore<S extends Store>(name: string, open: OpenStore<S>, options: StoreSuiteOptions<S> = {}): void {
   recordCases(name, open)
   batchReadCases(name, open)
   isolationCases(name, open)
@@ -35,4 +38,5 @@ export function testStore(name: string, open: OpenStore): void {
   changeFeedCases(name, open)
   searchSourceCases(name, open)
   instanceSecretCases(name, open)
+  severalProcessCases(name, open, options)
 }

@@ -138,11 +138,11 @@ export function changeFeedCases(name: string, open: OpenStore): void {
     assert.is((await store.getContentBySlug(A, 'slug-cnt_07'))?.id, 'cnt_07')
   })
 
-  s('two processes committing out of order: a reader that saw the later commit still gets the earlier one', async ({ store, another }) => {
+  s('two processes committing out of order: a reader that saw the later commit still gets the earlier one', async ({ store, otherProcess }) => {
     // Hint: a store numbering changes with a sequence taken before COMMIT fails this: the first
     // transaction holds number 1 uncommitted while the second commits number 2, a reader moves
     // to 2, and number 1, committed next, is behind it for ever.
-    const second = await another()
+    const second = await otherProcess()
     if (second === null) return // The adapter opens one handle only (every writer is in this process).
     // Hint: two tenants, so that no row both write (a tenant's revision) orders them by itself.
     await store.createTenant(aTenant(A))

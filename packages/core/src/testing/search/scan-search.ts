@@ -1,0 +1,61 @@
+import type { CategoryRecord } from '../../model/category.ts'
+import type { SearchPort, SearchQuery, SearchResult } from '../../port/search.ts'
+import type { SearchSource, SearchSourceItem } from '../../port/search-source.ts'
+import type { ContentReader } from '../../port/store.ts'
+import { matchesSearch } from '../../search/search-match.ts'
+import type { ScoredDocument } from '../../search/search-order.ts'
+import { searchComparator } from '../../search/search-order.ts'
+import { referenceScore } from './reference-match.ts'
+
+/** What the scan reads of a store: its items for search and its categories. */
+export type ScannedStore = SearchSource & Pick<ContentReader, 'listCategories'>
+
+/** Items read per call while scanning a tenant. */
+const PAGE = 1000
+
+/**
+ * A brute-force `SearchPort`: every search reads all of the tenant's items and categories
+ * from the store (through the port, so it runs over any store) and keeps those core's rules
+ * accept — `matchesSearch` for visibility, category, tags and filters, `referenceScore` for
+ * the terms (core's analyzer and `wordMatches`) — sorted by `searchComparator`. No index, no
+ * memo: what it answers follows from the store's state at the moment of the search, which
+ * makes it the reference engines are compared with, and an engine for core's own tests.
+ *
+ * What it guarantees, and what it does not:
+ * - exactly the matching items, so exact `total`s, and exact pages for every sort but
+ *   relevance (`published_at`, custom fields: values, then ids);
+ * - for relevance, its own simple score (`referenceScore`: weighted counts of matched terms),
+ *   highest first, ties by id. An engine's BM25+ scores (field lengths, IDF, quantised
+ *   weights) cannot be reproduced by a scan, so a relevance page of an engine is compared
+ *   with the reference as a set (with the same `total`), and its order is checked on its own
+ *   terms: scores never increase, equal scores come by id, and every page is the slice of
+ *   the full ranking (see `compareWithReference`).
+ */
+export function createScanSearch(store: ScannedStore): SearchPort {
+  return {
+    async search(tenantId: string, query: SearchQuery): Promise<SearchResult> {
+      if (query.terms.length === 0) return { total: 0, hits: [] }
+      const categories = new Map<string, CategoryRecord>((await store.listCategories(tenantId)).map((c) => [c.id, c]))
+      const found: ScoredDocument[] = []
+      for (const item of await readAll(store, tenantId)) {
+        const category = categories.get(item.doc.category_id)
+        if (!matchesSearch(item.doc, category?.active === true, query)) continue
+        const score = referenceScore(item, category, query.terms)
+        if (score > 0) found.push({ doc: item.doc, score })
+      }
+      found.sort(searchComparator(query.sort))
+      const hits = found.slice(query.from, query.from + query.size).map(({ doc, score }) => ({ id: doc.id, score }))
+      return { total: found.length, hits }
+    },
+  }
+}
+
+/** Every item of the tenant, page by page. */
+async function readAll(store: SearchSource, tenantId: string): Promise<SearchSourceItem[]> {
+  const items: SearchSourceItem[] = []
+  for (;;) {
+    const page = await store.readSearchItems(tenantId, { after: items.at(-1)?.doc.id ?? null }, PAGE)
+    items.push(...page)
+    if (page.length < PAGE) return items
+  }
+}
