@@ -14,7 +14,7 @@ import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createFrontdesk } from '@frontdesk/core'
-import { checkHealth, createDevCert, createHandler, formatAccessLog } from '@frontdesk/http'
+import { createDevCert, createHandler, formatAccessLog } from '@frontdesk/http'
 import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 
 const dbPath = process.env.FRONTDESK_DB ?? './frontdesk.db'
@@ -40,10 +40,10 @@ async function ownRoutes(request: IncomingMessage, response: ServerResponse): Pr
     return
   }
   if (path === '/healthz') {
-    // The host's health check includes frontdesk's database.
-    const ok = await checkHealth(frontdesk)
-    response.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' })
-    response.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', service: 'host' }))
+    // The host's health check includes frontdesk's database and search engine.
+    const { status } = await frontdesk.health()
+    response.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' })
+    response.end(JSON.stringify({ status, service: 'host' }))
     return
   }
   response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })

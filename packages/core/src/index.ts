@@ -1,6 +1,7 @@
 export * from './app/clock.ts'
 export type { Context } from './app/context.ts'
 export * from './app/frontdesk.ts'
+export * from './app/health.ts'
 export type * from './app/hooks.ts'
 export type * from './app/reply.ts'
 export * from './auth/api-key.ts'

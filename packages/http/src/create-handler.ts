@@ -7,7 +7,6 @@ import type { AccessLogger } from './access-log.ts'
 import { redactTarget } from './access-log.ts'
 import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
-import { checkHealth } from './health.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { createRefusalMemory } from './ignored-refusals.ts'
 import { bodyReader } from './read-body.ts'
@@ -37,7 +36,7 @@ export interface HandlerOptions extends HandleOptions {
  * path is its own, so unknown ones get a JSON 404. Registered for the server's `checkContinue`
  * event too (as `createServer` does), it answers `Expect: 100-continue` with `100 Continue`
  * only once the request passed its credential, permission and media-type checks.
- * Standalone (no `next`), it also answers `GET /healthz` without a key (see `checkHealth`).
+ * Standalone (no `next`), it also answers `GET /healthz` without a key (see `frontdesk.health()`).
  */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse, next?: () => void) => void
 
@@ -178,9 +177,9 @@ async function health(frontdesk: Frontdesk, request: IncomingMessage, response: 
   let status = 405
   let body: unknown = HEALTH_405
   if (method === 'GET' || method === 'HEAD') {
-    const ok = await checkHealth(frontdesk)
-    status = ok ? 200 : 503
-    body = { status: ok ? 'ok' : 'unavailable' }
+    const health = await frontdesk.health()
+    status = health.status === 'ok' ? 200 : 503
+    body = { status: health.status }
   }
   write(response, { status, headers: healthHeaders(request, status, secure), body: Buffer.from(JSON.stringify(body)) }, hasBody, sent)
 }

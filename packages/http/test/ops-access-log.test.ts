@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createPreviewToken, importRecords, listApiKeys, setApiKeyDisabled } from '@frontdesk/core'
 import type { AccessLogEntry } from '@frontdesk/http'
-import { checkHealth, createHandler, formatAccessLog, redactTarget } from '@frontdesk/http'
+import { createHandler, formatAccessLog, redactTarget } from '@frontdesk/http'
 import type { TestServer } from './util/test-server.ts'
 import { closeServer, startTestServer } from './util/test-server.ts'
 
@@ -138,7 +138,7 @@ test('a throwing access logger never breaks a request', async () => {
   }
 })
 
-test('GET /healthz answers 200 without a key, 405 to other methods, and 503 once the database is gone', async () => {
+test('GET /healthz answers 200 without a key, 405 to other methods, and 503 once the database or the search engine is gone', async () => {
   const ok = await server.request('GET', '/healthz')
   assert.is(ok.status, 200)
   assert.equal(ok.body, { status: 'ok' })
@@ -150,12 +150,20 @@ test('GET /healthz answers 200 without a key, 405 to other methods, and 503 once
   const other = await startTestServer()
   try {
     await other.store.close()
-    assert.is(await checkHealth(other.frontdesk), false)
+    assert.is((await other.frontdesk.health()).status, 'unavailable')
     const down = await other.request('GET', '/healthz')
     assert.is(down.status, 503)
     assert.equal(down.body, { status: 'unavailable' })
   } finally {
     await other.close()
+  }
+  const noSearch = await startTestServer()
+  try {
+    await noSearch.frontdesk.context.search?.close()
+    assert.equal(await noSearch.frontdesk.health(), { status: 'unavailable', store: true, search: false })
+    assert.is((await noSearch.request('GET', '/healthz')).status, 503)
+  } finally {
+    await noSearch.close()
   }
 })
 

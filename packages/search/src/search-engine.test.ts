@@ -272,9 +272,11 @@ test('a tenant with many changes at once is rebuilt rather than patched', async 
   assert.is((await search.search('t1', query('bulk'))).total, 21)
   assert.is(await search.indexedCount('t1'), 21)
   await search.warmUp()
+  await search.ping()
   await search.close()
   const closed = await search.search('t1', query('bulk')).then(() => false, () => true)
   assert.ok(closed, 'a closed index refuses searches')
+  assert.ok(await search.ping().then(() => false, () => true), 'a closed index fails its health check')
 })
 
 test('with a store that watches for changes, a search trusts its last position until woken, then catches up at once', async ({ store, other }) => {

@@ -134,6 +134,11 @@ export class SearchEngine implements SearchPort {
     return this.#exclusive(async () => (await this.#fresh(tenantId)).index.search(query))
   }
 
+  /** See `SearchPort.ping`: resolves while the engine is open, rejects once it is closed. */
+  async ping(): Promise<void> {
+    if (this.#closed) throw new Error('The search engine is closed')
+  }
+
   /** Builds (or refreshes) the index of every tenant now, instead of on each one's first search. */
   warmUp(): Promise<void> {
     return this.#exclusive(async () => {

@@ -16,6 +16,8 @@ import { searchContents } from '../search/search-contents.ts'
 import type { Clock } from './clock.ts'
 import { systemClock } from './clock.ts'
 import type { Context } from './context.ts'
+import type { HealthOptions } from './health.ts'
+import { checkHealth } from './health.ts'
 import type { FrontdeskHooks } from './hooks.ts'
 import { InstanceSecrets } from './instance-secrets.ts'
 
@@ -77,6 +79,8 @@ export function createFrontdesk(options: FrontdeskOptions) {
     search: (p: Principal, body: unknown) => searchContents(context, p, body),
     createInquiry: (p: Principal, body: unknown, idempotencyKey: string | null = null) => createInquiry(context, p, body, idempotencyKey),
     listInquiryCategories: (p: Principal) => listInquiryCategories(context, p),
+    /** Whether the store and the search engine answer (within 2 s by default); see `checkHealth`. Needs no key. */
+    health: (options?: HealthOptions) => checkHealth(context.store, context.search, options),
   }
 }
 

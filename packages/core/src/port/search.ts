@@ -91,6 +91,11 @@ export interface SearchDocument {
 export interface SearchPort {
   /** The page `query.from`…`query.from + query.size` of the tenant's matching items, in `query.sort` order. */
   search(tenantId: string, query: SearchQuery): Promise<SearchResult>
+  /**
+   * Resolves when the engine can answer searches; rejects when it cannot (e.g. closed). For
+   * health checks (`frontdesk.health()`), so it must be cheap. Absent: the engine cannot tell.
+   */
+  ping?(): Promise<void>
   /** Releases the engine's resources. */
   close?(): Promise<void>
 }

@@ -178,7 +178,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): JsonSchem
     get: {
       operationId: 'getHealth',
       summary: 'Health check for load balancers',
-      description: 'No key needed, and accepted over plain HTTP too (it carries no secret). 200 when the database answers, else 503. Not cached.',
+      description: 'No key needed, and accepted over plain HTTP too (it carries no secret). 200 when the database answers (and the search engine is open), else 503. Not cached.',
       tags: ['meta'],
       security: [],
       responses: {
