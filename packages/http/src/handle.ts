@@ -9,7 +9,7 @@ import type { Route } from './routes.ts'
 import { matchRoute } from './routes.ts'
 import { OPENAPI_PATH } from './openapi/openapi-document.ts'
 import { openApiResponse } from './openapi/openapi-response.ts'
-import { bodyBytes, ifNoneMatchMatches, serializeBody } from './serialized-body.ts'
+import { ifNoneMatchMatches } from './if-none-match.ts'
 import type { UnavailableReporter } from './unavailable-report.ts'
 import { createUnavailableLog, isUnavailable } from './unavailable-report.ts'
 
@@ -76,7 +76,7 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     caller = { tenant: principal.tenant.code, keyId: principal.key.id }
     if (principal.rateLimit !== undefined) setRateLimitHeaders(headers, principal.rateLimit)
     const reply = await run(frontdesk, principal, match.route, match.params, new URLSearchParams(search), request, options)
-    return { ...replyResponse(reply, headers, request.headers['if-none-match'], principal.tenant.id), caller }
+    return { ...replyResponse(reply, headers, request.headers['if-none-match']), caller }
   } catch (error) {
     const response = errorResponse(error)
     // Hint: a key recognised and then refused (disabled, throttled, not allowed) is still named in the access log.
@@ -140,19 +140,28 @@ function setRateLimitHeaders(headers: Record<string, string>, state: { limit: nu
   if (state.window !== undefined) headers['ratelimit-policy'] = `${state.limit};w=${state.window}`
 }
 
-function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined, tenantId: string): HttpResponse {
+function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined): HttpResponse {
   if (reply.replayed === true) headers['idempotent-replayed'] = 'true'
   if (reply.cache.kind === 'no-store') {
     headers['cache-control'] = 'no-store'
-    return { status: reply.status, headers, body: bodyBytes(reply.body) }
+    return { status: reply.status, headers, body: replyBytes(reply) }
   }
-  // The ETag covers the tenant: another tenant's identical body never earns a 304.
-  const { bytes, etag } = serializeBody(reply.body, tenantId)
   headers['cache-control'] = `private, max-age=${reply.cache.maxAge}`
-  headers.etag = etag
+  headers.etag = reply.cache.etag
   // Reached only after the key and permission checks passed, as CONTRACT §4 demands.
-  if (ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, headers, body: Buffer.alloc(0) }
-  return { status: reply.status, headers, body: bytes }
+  if (ifNoneMatchMatches(ifNoneMatch, reply.cache.etag)) return { status: 304, headers, body: NO_BODY }
+  return { status: reply.status, headers, body: replyBytes(reply) }
+}
+
+const NO_BODY = Buffer.alloc(0)
+
+/** The reply's JSON: the bytes core made with it (a cached or a search reply), else its body serialised. */
+function replyBytes(reply: Reply<unknown>): Buffer {
+  const bytes = reply.bytes
+  if (bytes === undefined) return Buffer.from(JSON.stringify(reply.body) ?? 'null')
+  // Hint: core makes Buffers; a view of other bytes is made only for replies from elsewhere.
+  if (bytes instanceof Buffer) return bytes
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
 async function readJson(request: HttpRequest, options: HandleOptions): Promise<unknown> {

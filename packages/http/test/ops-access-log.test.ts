@@ -159,7 +159,7 @@ test('GET /healthz answers 200 without a key, 405 to other methods, and 503 once
   }
   const noSearch = await startTestServer()
   try {
-    await noSearch.frontdesk.context.search?.close()
+    await noSearch.frontdesk.context.search?.close?.()
     assert.equal(await noSearch.frontdesk.health(), { status: 'unavailable', store: true, search: false })
     assert.is((await noSearch.request('GET', '/healthz')).status, 503)
   } finally {

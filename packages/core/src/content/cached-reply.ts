@@ -1,12 +1,9 @@
 import type { Context } from '../app/context.ts'
 import type { CachePolicy, Reply } from '../app/reply.ts'
-import { jsonSizeOf } from './json-size.ts'
+import { strongEtag } from '../cache/strong-etag.ts'
 
 /** How long a public content reply may be cached, here and by the client (SPEC.md "Limits"). */
 export const CONTENT_CACHE_SECONDS = 60
-
-/** The cache policy of public content-area replies. */
-export const PUBLIC_CACHE: CachePolicy = { kind: 'private', maxAge: CONTENT_CACHE_SECONDS }
 
 /** The cache policy of preview replies: never stored (CONTRACT §7). */
 export const NO_STORE: CachePolicy = { kind: 'no-store' }
@@ -14,9 +11,10 @@ export const NO_STORE: CachePolicy = { kind: 'no-store' }
 /**
  * A public reply of the content area through `ctx.cache` (CONTRACT §4). The key holds the
  * tenant, the tenant's storage revision (read *before* the data, so a change committed by any
- * process makes the entry unreachable), the operation and the normalised request. A hit
- * returns the very same `Reply` object. Entries live at most 60 s whatever the cache's own
- * TTL, which also bounds how long a cached list can hide an item whose scheduled time came.
+ * process makes the entry unreachable), the operation and the normalised request. The reply
+ * is made with its JSON bytes and ETag, and a hit returns the very same `Reply` object, so a
+ * hit costs no JSON or hashing work. Entries live at most 60 s whatever the cache's own TTL,
+ * which also bounds how long a cached list can hide an item whose scheduled time came.
  * Failures (`NotFoundError`, `ValidationError`) are never cached.
  */
 export async function cachedReply<T>(
@@ -31,9 +29,13 @@ export async function cachedReply<T>(
   const hit = ctx.cache.get(key)
   // Hint: the operation is part of the key, so an entry always holds this operation's reply type.
   if (hit !== null) return hit as Reply<T>
-  const reply: Reply<T> = { status: 200, body: await compute(), cache: PUBLIC_CACHE }
-  // Hint: sized by its JSON (what it costs to hold, roughly), so long lists and bodies count for
-  // what they are; estimated, since the edge serialises the body anyway and twice costs a miss dearly.
-  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, jsonSizeOf(reply.body))
+  const body = await compute()
+  const json = JSON.stringify(body)
+  // Hint: a Buffer (a Uint8Array to the type), so that a Node edge sends it as it is instead
+  // of making a Buffer view of it on every hit: an allocation per request on the hottest path.
+  const bytes = Buffer.from(json)
+  const reply: Reply<T> = { status: 200, body, bytes, cache: { kind: 'private', maxAge: CONTENT_CACHE_SECONDS, etag: strongEtag(tenantId, json) } }
+  // Hint: charged its JSON's length against the cache's byte budget: roughly what it costs to hold.
+  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, bytes.length)
   return reply
 }

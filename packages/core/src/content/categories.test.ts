@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors/frontdesk-error.ts'
 import type { FieldDefinition } from '../model/category.ts'
 import type { ContentFixture } from './content-fixture.test-util.ts'
 import { openContentFixture } from './content-fixture.test-util.ts'
+import { strongEtag } from '../cache/strong-etag.ts'
 
 const test = suite<{ f: ContentFixture }>('categories', {} as { f: ContentFixture })
 test.before.each(async (context) => {
@@ -25,7 +26,7 @@ test('the list holds active categories ordered by sort, then code', async ({ f }
   const other = await f.tenant('other')
   await f.category(other.tenant, { code: 'theirs' })
   const reply = await f.frontdesk.listCategories(principal)
-  assert.equal(reply.cache, { kind: 'private', maxAge: 60 })
+  assert.equal(reply.cache, { kind: 'private', maxAge: 60, etag: strongEtag(tenant.id, JSON.stringify(reply.body)) })
   assert.equal(reply.body.items.map((c) => c.id), [z.id, a.id, b.id])
   assert.equal(reply.body.items[2], { id: b.id, code: 'b', name: 'B', description: 'bee', sort: 1 })
   assert.is((await f.frontdesk.listCategories(principal)).body, reply.body)

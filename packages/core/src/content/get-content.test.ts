@@ -5,6 +5,8 @@ import { NotFoundError } from '../errors/frontdesk-error.ts'
 import type { FieldDefinition } from '../model/category.ts'
 import type { ContentFixture } from './content-fixture.test-util.ts'
 import { openContentFixture, START } from './content-fixture.test-util.ts'
+import { strongEtag } from '../cache/strong-etag.ts'
+import { createPreviewToken } from '../preview/create-preview-token.ts'
 
 const test = suite<{ f: ContentFixture }>('getContent', {} as { f: ContentFixture })
 test.before.each(async (context) => {
@@ -37,7 +39,7 @@ test('the detail holds content with custom fields by name, meta and version', as
     version: 3,
   })
   const reply = await f.frontdesk.getContent(principal, item.id)
-  assert.equal(reply.cache, { kind: 'private', maxAge: 60 })
+  assert.equal(reply.cache, { kind: 'private', maxAge: 60, etag: strongEtag(tenant.id, JSON.stringify(reply.body)) })
   assert.equal(reply.body, {
     id: item.id, title: item.title, slug: item.slug, category_id: shop.id, category_code: 'shop', category_name: 'Shop',
     content: { body: item.body, summary: item.summary, price: 12, launch: null },
@@ -81,6 +83,31 @@ test('a cached detail is the same body until the item changes', async ({ f }) =>
   const fresh = await f.frontdesk.getContent(principal, item.id)
   assert.is(fresh.body.title, 'Changed')
   assert.is(fresh.body.version, 2)
+})
+
+test('a cached reply carries its JSON bytes and ETag, made once: a hit is the same reply', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const news = await f.category(tenant, { code: 'news' })
+  const item = await f.content(tenant, news, { title: 'オフィス移転 "quoted" \u2028' })
+  const first = await f.frontdesk.getContent(principal, item.id)
+  assert.ok(first.bytes)
+  assert.is(new TextDecoder().decode(first.bytes), JSON.stringify(first.body))
+  assert.is(await f.frontdesk.getContent(principal, item.id), first)
+  const { token } = await createPreviewToken(f.ctx, { tenantCode: 'acme', target: { kind: 'content', id: item.id } })
+  const preview = await f.frontdesk.getContent(principal, item.id, token)
+  assert.is(preview.bytes, undefined)
+  assert.equal(preview.cache, { kind: 'no-store' })
+})
+
+test('the same body of two tenants has two ETags', async ({ f }) => {
+  const one = await f.tenant('one')
+  const two = await f.tenant('two')
+  const a = await f.frontdesk.listCategories(one.principal)
+  const b = await f.frontdesk.listCategories(two.principal)
+  assert.equal(a.body, b.body)
+  assert.ok(a.cache.kind === 'private' && b.cache.kind === 'private')
+  assert.match(a.cache.etag, /^"[A-Za-z0-9_-]{43}"$/)
+  assert.is.not(a.cache.etag, b.cache.etag)
 })
 
 test.run()

@@ -8,6 +8,7 @@ import { createMemoryStore } from '../testing/memory/memory-store.ts'
 import type { ContentFixture } from './content-fixture.test-util.ts'
 import { openContentFixture, START } from './content-fixture.test-util.ts'
 import type { ContentListBody } from './list-contents.ts'
+import { strongEtag } from '../cache/strong-etag.ts'
 
 const test = suite<{ f: ContentFixture }>('listContents', {} as { f: ContentFixture })
 test.before.each(async (context) => {
@@ -39,7 +40,7 @@ test('lists visible items newest first with list-item fields only', async ({ f }
   const a = await f.content(tenant, news, { tags: ['x', 'y'], published_at: isoAt(START - 1000) })
   const b = await f.content(tenant, news, { published_at: isoAt(START - 10) })
   const reply = await f.frontdesk.listContents(principal, new URLSearchParams())
-  assert.equal(reply.cache, { kind: 'private', maxAge: 60 })
+  assert.equal(reply.cache, { kind: 'private', maxAge: 60, etag: strongEtag(tenant.id, JSON.stringify(reply.body)) })
   assert.equal(reply.body.items.map((i) => i.id), [b.id, a.id])
   assert.equal(reply.body.items[1], {
     id: a.id, title: a.title, slug: a.slug, category_id: news.id, category_code: 'news', category_name: 'News',

@@ -8,7 +8,7 @@ import { createScanSearch } from '../testing/search/scan-search.ts'
 import { prepare } from './found-items.ts'
 import { termsKey } from './highlight-memo.ts'
 import { parseQueryTerms } from './query-terms.ts'
-import { prepareResult, REMEMBERED_RESULTS, ResultMemo, serializedReply, serializeResultsLater } from './result-json.ts'
+import { prepareResult, REMEMBERED_RESULTS, ResultMemo, searchReplyBytes } from './result-json.ts'
 import { resultItem } from './search-contents.ts'
 
 const decoder = new TextDecoder()
@@ -38,17 +38,11 @@ test('the bytes made from prepared results are JSON.stringify of the body, whate
         )
         const results = items.map((item) => prepareResult(category, { ...item, score: 0.5 }))
         const body = { items, pagination: { total, from: 0, size: 20, has_more: total > 20 } }
-        serializeResultsLater(body, results, items.map((item) => item.score), body.pagination)
-        const bytes = serializedReply(body)
-        assert.ok(bytes)
+        const bytes = searchReplyBytes(results, items.map((item) => item.score), body.pagination)
         assert.is(decoder.decode(bytes), JSON.stringify(body))
       },
     ),
   )
-})
-
-test('a body core did not prepare has no bytes of its own', () => {
-  assert.is(serializedReply({ items: [] }), undefined)
 })
 
 test('a result is built once per terms and category, for the last few terms', () => {
@@ -97,7 +91,7 @@ test('search replies carry their bytes, the same as JSON.stringify of the body, 
     const principal = { tenant, key: anApiKey('t1', 'key_1') }
     const check = async (body: Record<string, unknown>) => {
       const reply = await frontdesk.search(principal, body)
-      const bytes = serializedReply(reply.body)
+      const bytes = reply.bytes
       assert.ok(bytes)
       assert.is(decoder.decode(bytes), JSON.stringify(reply.body))
       return reply.body

@@ -61,47 +61,34 @@ export function roundScore(score: number): number {
   return Math.round(score * 10_000) / 10_000
 }
 
-// The JSON bytes of search reply bodies, made on demand (only an edge that sends the reply needs them).
-const SERIALIZED = new WeakMap<object, () => Uint8Array>()
-
 /**
- * Remembers how to make `body`'s JSON bytes: `{"items":[` the results, each with its score,
- * `],"pagination":` and `pagination`'s JSON `}` — the very bytes `JSON.stringify(body)` gives,
- * made by copying the results' prepared bytes.
+ * The UTF-8 JSON of a search reply body `{"items": [...], "pagination": ...}` whose items are
+ * `results` with `scores`: the very bytes `JSON.stringify(body)` gives, made by copying the
+ * results' prepared bytes around each score.
  */
-export function serializeResultsLater(body: object, results: readonly PreparedResult[], scores: readonly number[], pagination: object): void {
-  SERIALIZED.set(body, () => {
-    const numbers = scores.map((score) => JSON.stringify(score))
-    const start = '{"items":['
-    const end = `],"pagination":${JSON.stringify(pagination)}}`
-    let length = start.length + end.length + Math.max(0, results.length - 1)
-    for (let i = 0; i < results.length; i++) {
-      const result = results[i]
-      if (result !== undefined) length += result.head.length + (numbers[i]?.length ?? 0) + result.tail.length
-    }
-    const bytes = new Uint8Array(length)
-    let at = ascii(bytes, 0, start)
-    for (let i = 0; i < results.length; i++) {
-      const result = results[i]
-      if (result === undefined) continue
-      if (i > 0) bytes[at++] = 0x2c // ,
-      bytes.set(result.head, at)
-      at = ascii(bytes, at + result.head.length, numbers[i] ?? '')
-      bytes.set(result.tail, at)
-      at += result.tail.length
-    }
-    ascii(bytes, at, end)
-    return bytes
-  })
-}
-
-/**
- * The UTF-8 JSON of a reply body whose bytes core can make without serialising it (a search
- * reply: see `serializeResultsLater`), else `undefined` (serialise it as usual). Equal to
- * `JSON.stringify(body)`, as long as the body is not changed.
- */
-export function serializedReply(body: object): Uint8Array | undefined {
-  return SERIALIZED.get(body)?.()
+export function searchReplyBytes(results: readonly PreparedResult[], scores: readonly number[], pagination: object): Uint8Array {
+  const numbers = scores.map((score) => JSON.stringify(score))
+  const start = '{"items":['
+  const end = `],"pagination":${JSON.stringify(pagination)}}`
+  let length = start.length + end.length + Math.max(0, results.length - 1)
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i]
+    if (result !== undefined) length += result.head.length + (numbers[i]?.length ?? 0) + result.tail.length
+  }
+  // Hint: a Buffer for the edge to send as it is (see `cachedReply`).
+  const bytes = Buffer.alloc(length)
+  let at = ascii(bytes, 0, start)
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i]
+    if (result === undefined) continue
+    if (i > 0) bytes[at++] = 0x2c // ,
+    bytes.set(result.head, at)
+    at = ascii(bytes, at + result.head.length, numbers[i] ?? '')
+    bytes.set(result.tail, at)
+    at += result.tail.length
+  }
+  ascii(bytes, at, end)
+  return bytes
 }
 
 /** Writes `text` (ASCII only: punctuation and numbers) at `at`; returns the offset after it. */

@@ -11,7 +11,7 @@ import { fragmentsIn, highlightIn } from './highlight.ts'
 import { termsKey } from './highlight-memo.ts'
 import type { QueryTerm } from './query-terms.ts'
 import type { PreparedResult } from './result-json.ts'
-import { roundScore, serializeResultsLater } from './result-json.ts'
+import { roundScore, searchReplyBytes } from './result-json.ts'
 import type { ParsedSearch } from './search-request.ts'
 import { parseSearchRequest } from './search-request.ts'
 
@@ -40,8 +40,8 @@ export interface SearchResponseBody {
  * POST /v1/cms/search (CONTRACT §5): validates the body against the tenant's categories, asks
  * the search engine for one page of visible matching items, and builds the items with their
  * highlights from the stored records. Never cached (`no-store`). The items are frozen: an
- * item found again for the same terms is the one built before (with its JSON, which an edge
- * gets from `serializedReply(body)` instead of serialising the body).
+ * item found again for the same terms is the one built before, with its JSON, from which the
+ * reply's `bytes` are copied instead of serialising the body.
  */
 export async function searchContents(ctx: Context, principal: Principal, body: unknown): Promise<Reply<SearchResponseBody>> {
   const engine = ctx.search
@@ -85,8 +85,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
     scores.push(score)
   }
   const reply: SearchResponseBody = { items, pagination: pagination(request, result.total) }
-  serializeResultsLater(reply, results, scores, reply.pagination)
-  return { status: 200, body: reply, cache: { kind: 'no-store' } }
+  return { status: 200, body: reply, bytes: searchReplyBytes(results, scores, reply.pagination), cache: { kind: 'no-store' } }
 }
 
 // Hint: the store hands out the same categories array until they change: its map is made once.

@@ -1,9 +1,9 @@
+import { strongEtag } from '@frontdesk/core'
 import type { HttpResponse } from '../http-types.ts'
-import { ifNoneMatchMatches, serializeBody } from '../serialized-body.ts'
-import type { JsonSchema } from './json-schema.ts'
+import { ifNoneMatchMatches } from '../if-none-match.ts'
 import { openApiDocument } from './openapi-document.ts'
 
-let served: JsonSchema | null = null
+let served: { bytes: Buffer; etag: string } | null = null
 
 /**
  * The reply to `GET /v1/openapi.json`: the document (built once per process), cacheable by
@@ -11,8 +11,11 @@ let served: JsonSchema | null = null
  * `If-None-Match`. `headers` are the request's common response headers.
  */
 export function openApiResponse(headers: Record<string, string>, ifNoneMatch: string | undefined): HttpResponse {
-  served ??= openApiDocument()
-  const { bytes, etag } = serializeBody(served)
+  if (served === null) {
+    const json = JSON.stringify(openApiDocument())
+    served = { bytes: Buffer.from(json), etag: strongEtag('', json) }
+  }
+  const { bytes, etag } = served
   const out = { ...headers, 'cache-control': 'public, max-age=300', etag }
   if (ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, headers: out, body: Buffer.alloc(0) }
   return { status: 200, headers: out, body: bytes }
