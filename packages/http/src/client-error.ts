@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import type { Duplex } from 'node:stream'
-import { errorBody } from './error-response.ts'
-
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }
+import { RequestRefusedError, ValidationError } from '@frontdesk/core'
+import { answerHeaders, errorAnswer } from './answer.ts'
+import { writeRawAnswer } from './raw-answer.ts'
+import { requestIdOf } from './request-id.ts'
 
 /** How long a connection answered after a client error may stay open for the client to read the answer (ms). */
 export const CLIENT_ERROR_LINGER_MS = 2_000
@@ -31,29 +31,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy()
     return
   }
-  const { status, body } = responseFor(error.code)
-  const head = [
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${body.length}`,
-    `X-Request-Id: ${randomUUID()}`,
-    'X-Content-Type-Options: nosniff',
-    'Cache-Control: no-store',
-    'Vary: X-API-Key, X-Preview-Token',
-    ...(connection.secure ? ['Strict-Transport-Security: max-age=31536000'] : []),
-    'Connection: close',
-  ]
-  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]))
+  writeRawAnswer(socket, errorAnswer(refusalOf(error.code), answerHeaders(requestIdOf(undefined), connection.secure)))
   // Hint: the server allows half-open connections, so a client that never closes its side would keep this one.
   const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS)
   timer.unref()
   socket.once('close', () => clearTimeout(timer))
 }
 
-function responseFor(code: string | undefined): { status: number; body: Buffer } {
-  if (code === 'HPE_HEADER_OVERFLOW') return errorBody('HEADERS_TOO_LARGE', 'Request headers too large')
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { status: 408, body: Buffer.from(JSON.stringify({ error: { code: 'REQUEST_TIMEOUT', message: 'Request timed out' } })) }
-  }
-  return errorBody('VALIDATION_ERROR', 'Validation failed', [{ field: 'request', message: 'malformed HTTP request' }])
+/** What node:http's client error `code` means for the client (CONTRACT §2). */
+function refusalOf(code: string | undefined): RequestRefusedError | ValidationError {
+  if (code === 'HPE_HEADER_OVERFLOW') return new RequestRefusedError('HEADERS_TOO_LARGE', 'Request headers too large')
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RequestRefusedError('REQUEST_TIMEOUT', 'Request timed out')
+  return new ValidationError([{ field: 'request', message: 'malformed HTTP request' }])
 }

@@ -1,5 +1,4 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
-import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
@@ -10,9 +9,8 @@ import { handle } from './handle.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { createRefusalMemory } from './ignored-refusals.ts'
 import { bodyReader } from './read-body.ts'
-import { requestIdOf } from './request-id.ts'
+import { writeRawAnswer } from './raw-answer.ts'
 import { createProxyMatcher } from './trusted-proxies.ts'
-import { HEALTH_PATH } from './openapi/openapi-document.ts'
 
 /** Options of `createHandler`. */
 export interface HandlerOptions extends HandleOptions {
@@ -36,7 +34,7 @@ export interface HandlerOptions extends HandleOptions {
  * path is its own, so unknown ones get a JSON 404. Registered for the server's `checkContinue`
  * event too (as `createServer` does), it answers `Expect: 100-continue` with `100 Continue`
  * only once the request passed its credential, permission and media-type checks.
- * Standalone (no `next`), it also answers `GET /healthz` without a key (see `frontdesk.health()`).
+ * Standalone (no `next`), it also answers `GET /healthz` without a key (see `handle`).
  */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse, next?: () => void) => void
 
@@ -62,10 +60,6 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
     // Hint: a body no route reads is never drained (that would let anyone upload for free): the connection is closed after the answer.
     const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
     const secure = (socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
-    if (next === undefined && url.split('?')[0] === HEALTH_PATH) {
-      void health(frontdesk, request, response, sent, hasBody, secure)
-      return
-    }
     // Hint: without a `checkContinue` listener Node has already sent 100 Continue; sending it twice is harmless.
     const expectsContinue = /^100-continue$/i.test(request.headers.expect ?? '')
     const body = bodyReader(request, expectsContinue ? () => response.writeContinue() : undefined)
@@ -109,23 +103,11 @@ export function createConnectListener(frontdesk: Frontdesk, options: HandlerOpti
     const secure = (request.socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
     const url = request.url ?? '/'
     const target: HttpRequest = { method: 'CONNECT', url, headers: request.headers, body: Buffer.alloc(0), secure }
-    // Hint: `/healthz` is served outside `handle`; its other methods get its own 405.
-    const answer = url.split('?')[0] === HEALTH_PATH ? healthMethodNotAllowed(request, secure) : handle(frontdesk, target, options)
-    void answer.then(
-      (result) => {
-        if (!socket.writable) return socket.destroy()
-        const head = [`HTTP/1.1 ${result.status} ${STATUS_CODES[result.status] ?? ''}`]
-        for (const [name, value] of Object.entries({ ...result.headers, 'content-length': String(result.body.length), connection: 'close' })) head.push(`${name}: ${value}`)
-        socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), result.body]))
-      },
+    void handle(frontdesk, target, options).then(
+      (result) => (socket.writable ? writeRawAnswer(socket, result) : socket.destroy()),
       () => socket.destroy(),
     )
   }
-}
-
-async function healthMethodNotAllowed(request: IncomingMessage, secure: boolean): Promise<HttpResponse> {
-  const headers = healthHeaders(request, 405, secure)
-  return { status: 405, headers, body: Buffer.from(JSON.stringify(HEALTH_405)) }
 }
 
 function isApiPath(url: string): boolean {
@@ -166,38 +148,6 @@ function write(response: ServerResponse, result: HttpResponse, close: boolean, s
   sent.bytes = result.status === 304 ? 0 : result.body.length
   response.writeHead(result.status, headers)
   response.end(result.body)
-}
-
-/**
- * `GET /healthz`: 200 `{"status":"ok"}` when the store answers, else 503; no key. It answers on
- * whatever connection reaches it (HTTPS, or plain HTTP behind the proxy), and never reads a body.
- */
-async function health(frontdesk: Frontdesk, request: IncomingMessage, response: ServerResponse, sent: Sent, hasBody: boolean, secure: boolean): Promise<void> {
-  const method = request.method ?? 'GET'
-  let status = 405
-  let body: unknown = HEALTH_405
-  if (method === 'GET' || method === 'HEAD') {
-    const health = await frontdesk.health()
-    status = health.status === 'ok' ? 200 : 503
-    body = { status: health.status }
-  }
-  write(response, { status, headers: healthHeaders(request, status, secure), body: Buffer.from(JSON.stringify(body)) }, hasBody, sent)
-}
-
-const HEALTH_405 = { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } }
-
-/** The headers of every `/v1` response (CONTRACT §1), for `/healthz`: never cached, HSTS over TLS. */
-function healthHeaders(request: IncomingMessage, status: number, secure: boolean): Record<string, string> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-request-id': requestIdOf(request.headers['x-request-id']),
-    'x-content-type-options': 'nosniff',
-    vary: 'X-API-Key, X-Preview-Token',
-  }
-  if (secure) headers['strict-transport-security'] = 'max-age=31536000'
-  if (status === 405) headers.allow = 'GET, HEAD'
-  return headers
 }
 
 function logAccess(

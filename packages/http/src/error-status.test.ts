@@ -18,6 +18,7 @@ test('every error code has the status CONTRACT §2 gives it', () => {
     HTTPS_REQUIRED: 403,
     NOT_FOUND: 404,
     METHOD_NOT_ALLOWED: 405,
+    REQUEST_TIMEOUT: 408,
     IDEMPOTENCY_IN_PROGRESS: 409,
     PAYLOAD_TOO_LARGE: 413,
     UNSUPPORTED_MEDIA_TYPE: 415,

@@ -1,15 +1,14 @@
 import type { Credentials, Frontdesk, Principal, Reply } from '@frontdesk/core'
 import { FrontdeskError, OPERATIONS, RateLimitedError, RequestRefusedError } from '@frontdesk/core'
 import { redactTarget } from './access-log.ts'
-import { errorResponse } from './error-response.ts'
+import { answerHeaders, errorAnswer, replyAnswer, uncachedAnswer } from './answer.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { assertJsonMediaType, parseJsonBody } from './json-body.ts'
 import { requestIdOf } from './request-id.ts'
 import type { Route } from './routes.ts'
 import { matchRoute } from './routes.ts'
-import { OPENAPI_PATH } from './openapi/openapi-document.ts'
+import { HEALTH_PATH, OPENAPI_PATH } from './openapi/openapi-document.ts'
 import { openApiResponse } from './openapi/openapi-response.ts'
-import { ifNoneMatchMatches } from './if-none-match.ts'
 import type { UnavailableReporter } from './unavailable-report.ts'
 import { createUnavailableLog, isUnavailable } from './unavailable-report.ts'
 
@@ -36,26 +35,21 @@ const defaultUnavailableLog = createUnavailableLog()
 /** The default body limit (64 KiB). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 
-const HSTS = 'max-age=31536000'
-
 /**
- * Serves one `/v1` request, independent of `node:http`. Checks run in CONTRACT §2's order:
- * HTTPS, route (404/405), credential (401/403), permission (403), input (415/413/400), and
- * the use case's own checks (400, then 404). Never throws: every failure is a JSON error.
+ * Serves one `/v1` request, independent of `node:http`, and `GET /healthz` (no key, over any
+ * connection: see `frontdesk.health()`). Checks run in CONTRACT §2's order: HTTPS, route
+ * (404/405), credential (401/403), permission (403), input (415/413/400), and the use case's
+ * own checks (400, then 404). Never throws: every failure is a JSON error. Every answer is
+ * built by `answer.ts`.
  */
 export async function handle(frontdesk: Frontdesk, request: HttpRequest, options: HandleOptions = {}): Promise<HttpResponse> {
   const requestId = requestIdOf(request.headers['x-request-id'])
-  const headers: Record<string, string> = {
-    'content-type': 'application/json; charset=utf-8',
-    'x-request-id': requestId,
-    'x-content-type-options': 'nosniff',
-    vary: 'X-API-Key, X-Preview-Token',
-  }
-  if (request.secure) headers['strict-transport-security'] = HSTS
+  const headers = answerHeaders(requestId, request.secure)
   let caller: HttpResponse['caller']
   try {
-    if (!request.secure) throw new RequestRefusedError('HTTPS_REQUIRED', 'HTTPS is required')
     const [pathname = '', search = ''] = splitTarget(request.url)
+    if (pathname === HEALTH_PATH) return await health(frontdesk, request.method, headers)
+    if (!request.secure) throw new RequestRefusedError('HTTPS_REQUIRED', 'HTTPS is required')
     if (pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return openApiResponse(headers, headerValue(request.headers['if-none-match']))
       headers.allow = 'GET, HEAD'
@@ -76,22 +70,30 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     caller = { tenant: principal.tenant.code, keyId: principal.key.id }
     if (principal.rateLimit !== undefined) setRateLimitHeaders(headers, principal.rateLimit)
     const reply = await run(frontdesk, principal, match.route, match.params, new URLSearchParams(search), request, options)
-    return { ...replyResponse(reply, headers, request.headers['if-none-match']), caller }
+    return { ...replyAnswer(reply, headers, request.headers['if-none-match']), caller }
   } catch (error) {
-    const response = errorResponse(error)
     // Hint: a key recognised and then refused (disabled, throttled, not allowed) is still named in the access log.
     if (caller === undefined && error instanceof FrontdeskError && error.caller !== undefined) caller = error.caller
     if (error instanceof RateLimitedError && error.limit !== undefined) setRateLimitHeaders(headers, error.limit)
+    const { unexpected, ...response } = errorAnswer(error, headers)
     // Hint: the target goes to operators' logs, so a key a client put in it is redacted first.
-    if (response.unexpected) report(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
+    if (unexpected) report(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
     else if (isUnavailable(error)) reportUnavailable(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
-    return {
-      status: response.status,
-      headers: { ...headers, ...response.headers, 'cache-control': 'no-store' },
-      body: response.body,
-      ...(caller === undefined ? {} : { caller }),
-    }
+    return caller === undefined ? response : { ...response, caller }
   }
+}
+
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` when `frontdesk.health()` finds the store and the
+ * search engine answering, else 503 `{"status":"unavailable"}`; 405 to other methods.
+ */
+async function health(frontdesk: Frontdesk, method: string, headers: Record<string, string>): Promise<HttpResponse> {
+  if (method !== 'GET' && method !== 'HEAD') {
+    headers.allow = 'GET, HEAD'
+    throw new RequestRefusedError('METHOD_NOT_ALLOWED', 'Method not allowed')
+  }
+  const { status } = await frontdesk.health()
+  return uncachedAnswer(status === 'ok' ? 200 : 503, { status }, headers)
 }
 
 async function run(
@@ -138,30 +140,6 @@ function setRateLimitHeaders(headers: Record<string, string>, state: { limit: nu
   headers['ratelimit-remaining'] = String(state.remaining)
   headers['ratelimit-reset'] = String(state.reset)
   if (state.window !== undefined) headers['ratelimit-policy'] = `${state.limit};w=${state.window}`
-}
-
-function replyResponse(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined): HttpResponse {
-  if (reply.replayed === true) headers['idempotent-replayed'] = 'true'
-  if (reply.cache.kind === 'no-store') {
-    headers['cache-control'] = 'no-store'
-    return { status: reply.status, headers, body: replyBytes(reply) }
-  }
-  headers['cache-control'] = `private, max-age=${reply.cache.maxAge}`
-  headers.etag = reply.cache.etag
-  // Reached only after the key and permission checks passed, as CONTRACT §4 demands.
-  if (ifNoneMatchMatches(ifNoneMatch, reply.cache.etag)) return { status: 304, headers, body: NO_BODY }
-  return { status: reply.status, headers, body: replyBytes(reply) }
-}
-
-const NO_BODY = Buffer.alloc(0)
-
-/** The reply's JSON: the bytes core made with it (a cached or a search reply), else its body serialised. */
-function replyBytes(reply: Reply<unknown>): Buffer {
-  const bytes = reply.bytes
-  if (bytes === undefined) return Buffer.from(JSON.stringify(reply.body) ?? 'null')
-  // Hint: core makes Buffers; a view of other bytes is made only for replies from elsewhere.
-  if (bytes instanceof Buffer) return bytes
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
 async function readJson(request: HttpRequest, options: HandleOptions): Promise<unknown> {

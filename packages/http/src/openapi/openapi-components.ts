@@ -98,6 +98,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   403: 'The key lacks the endpoint’s permission (`FORBIDDEN`, "Insufficient permissions"), a personal key or an `Authorization` header was sent (`CREDENTIAL_NOT_ALLOWED`), or the request did not come over HTTPS (`HTTPS_REQUIRED`).',
   404: 'The content, category or route does not exist or is not visible to this request.',
   405: 'The path exists but not with this method; `Allow` lists the methods it has.',
+  408: 'The request was not sent in time (headers within 10 s, the whole request within 30 s); answered before routing, and the connection is closed.',
   409: 'An earlier request with the same `Idempotency-Key` is still being processed.',
   413: 'The JSON body is larger than 64 KiB.',
   415: 'The body is not `application/json`.',
