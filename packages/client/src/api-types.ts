@@ -1,3 +1,7 @@
+// Generated from the OpenAPI document's response schemas (`components.schemas`), which
+// @frontdesk/core defines once (`RESPONSE_BODIES`): change them there and run
+// `npm run generate:client`; a test fails while this file is out of date.
+
 /** A custom-field value: text, select and date (ISO 8601) are strings, number a number, boolean a boolean. */
 export type FieldValue = string | number | boolean
 
@@ -12,10 +16,10 @@ export interface ContentListItem {
   category_id: string
   category_code: string
   category_name: string
-  /** ISO 8601 UTC; `null` only for a previewed draft that was never given a date. */
+  /** `null` only for a previewed draft that was never given a date. */
   published_at: string | null
   author_name: string
-  /** Tag names. */
+  /** Tag names, in the item’s order. */
   tags: string[]
   summary: string
 }
@@ -24,6 +28,7 @@ export interface ContentListItem {
 export interface ContentList {
   items: ContentListItem[]
   pagination: {
+    /** Items in this page. */
     count: number
     /** Pass as `cursor` for the next page; `null` when `has_more` is false. */
     next_cursor: string | null
@@ -39,14 +44,25 @@ export interface ContentDetail {
   category_id: string
   category_code: string
   category_name: string
-  /** `body` (HTML), `summary`, then every custom field of the category by name (`null` when unset). */
-  content: { body: string; summary: string; [field: string]: FieldValue | null }
+  /** `body` (HTML) and `summary`, then every custom field of the category by name (`null` when unset). */
+  content: {
+    body: string
+    summary: string
+    [key: string]: FieldValue | null
+  }
+  /** `null` only for a previewed draft that was never given a date. */
   published_at: string | null
-  /** The content item's version (1, 2, …), not an API version. */
+  /** Version of this content item (starts at 1, grows by one on every change), not an API version. */
   version: number
   author_name: string
+  /** Tag names, in the item’s order. */
   tags: string[]
-  meta: { og_title: string; og_description: string; [key: string]: JsonValue }
+  /** `og_title` and `og_description` always (empty string when unset), then any further keys given on import. */
+  meta: {
+    og_title: string
+    og_description: string
+    [key: string]: JsonValue
+  }
 }
 
 /** An item of `GET /v1/cms/categories`. */
@@ -56,6 +72,11 @@ export interface Category {
   name: string
   description: string
   sort: number
+}
+
+/** `GET /v1/cms/categories`: the active categories. */
+export interface CategoryList {
+  items: Category[]
 }
 
 /** A custom-field definition of a category. */
@@ -68,51 +89,14 @@ export interface FieldDefinition {
   required: boolean
 }
 
-/** `GET /v1/cms/categories/{id}`. */
-export interface CategoryDetail extends Category {
+/** `GET /v1/cms/categories/{id}`: the category and its custom-field definitions, in their defined order. */
+export interface CategoryDetail {
+  id: string
+  code: string
+  name: string
+  description: string
+  sort: number
   fields: FieldDefinition[]
-}
-
-/** The query of `GET /v1/cms/contents`. Arrays are sent comma-separated. */
-export interface ListContentsParams {
-  category_code?: string
-  category_id?: string
-  /** Tag names; an item must carry all (AND). */
-  tags?: string[]
-  /** Tag ids; an item must carry all (AND). */
-  tag_ids?: string[]
-  /** Custom-field exact matches by field id, at most 3: `{ fld_x: 'value' }`. */
-  field_filters?: Record<string, string | number | boolean>
-  /** E.g. `published_at:desc` (default), `title:asc`, `custom_price:asc`. */
-  sort?: string
-  /** 1–100, default 20. */
-  limit?: number
-  cursor?: string
-}
-
-/** An operator object of a search `filter` entry. */
-export interface FilterOperators {
-  eq?: FieldValue
-  gt?: FieldValue
-  gte?: FieldValue
-  lt?: FieldValue
-  lte?: FieldValue
-  in?: FieldValue[]
-}
-
-/** The body of `POST /v1/cms/search`. */
-export interface SearchRequest {
-  /** 1–500 characters after trimming. */
-  query: string
-  category_id?: string
-  /** Any may match (OR). */
-  tags?: string[]
-  /** `relevance` (default), `published_at:desc|asc`, `custom_<field>:asc|desc`. */
-  sort?: string
-  from?: number
-  size?: number
-  /** Keys `custom_<field>`; a plain value means `eq`. */
-  filter?: Record<string, FieldValue | FilterOperators>
 }
 
 /** An item of a search reply. */
@@ -121,34 +105,34 @@ export interface SearchResultItem {
   title: string
   slug: string
   category_id: string
+  /** ISO 8601 UTC timestamp */
   published_at: string
   author_name: string
+  /** Tag names, in the item’s order. */
   tags: string[]
+  /** Relevance score (higher is better). */
   score: number
-  /** Matched terms wrapped in `<em>`; everything else HTML-escaped. */
-  highlight: { title: string[]; search_text: string[] }
+  /** Matched terms are wrapped in `<em>` tags; everything else is HTML-escaped text. */
+  highlight: {
+    /** The title with every matched term wrapped in `<em>…</em>`; the rest is HTML-escaped. */
+    title: string[]
+    /** Up to 3 fragments of summary/body text around matches, HTML-escaped except for `<em>`. */
+    search_text: string[]
+  }
   /** Every custom field of the item, keyed `custom_<name>`. */
-  custom_fields: Record<string, FieldValue>
+  custom_fields: { [key: string]: FieldValue }
 }
 
-/** `POST /v1/cms/search`. */
+/** `POST /v1/cms/search`: one page of results. */
 export interface SearchResponse {
   items: SearchResultItem[]
-  pagination: { total: number; from: number; size: number; has_more: boolean }
-}
-
-/** The body of `POST /v1/inquiries`. */
-export interface InquiryInput {
-  category_code: string
-  title: string
-  content: string
-  /** 1 low, 2 medium (default), 3 high. */
-  priority?: 1 | 2 | 3
-  inquirer_name: string
-  inquirer_email: string
-  inquirer_phone?: string
-  inquirer_company?: string
-  inquirer_department?: string
+  pagination: {
+    /** Exact number of matches. */
+    total: number
+    from: number
+    size: number
+    has_more: boolean
+  }
 }
 
 /** `201` of `POST /v1/inquiries`. */
@@ -156,10 +140,11 @@ export interface InquiryCreated {
   id: string
   category_code: string
   title: string
-  /** `open` on creation. */
-  status: string
+  /** A new inquiry is `open`. */
+  status: 'open'
+  /** ISO 8601 UTC timestamp */
   created_at: string
-  /** The inquiry category's confirmation text. */
+  /** Confirmation text of the inquiry category. */
   message: string
 }
 
@@ -170,8 +155,20 @@ export interface InquiryCategory {
   description: string
 }
 
+/** `GET /v1/inquiries/categories`: the active inquiry categories. */
+export interface InquiryCategoryList {
+  categories: InquiryCategory[]
+}
+
 /** One invalid field of a 400 `VALIDATION_ERROR`. */
 export interface ErrorDetail {
+  /** The request field, query parameter or header at fault (dot path, e.g. `filter.custom_price.gte`; `body`, `cursor`, `query`). */
   field: string
+  /** Human-readable reason. */
   message: string
+}
+
+/** `GET /healthz`. */
+export interface Health {
+  status: 'ok' | 'unavailable'
 }

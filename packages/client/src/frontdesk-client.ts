@@ -1,18 +1,7 @@
-import type {
-  CategoryDetail,
-  Category,
-  ContentDetail,
-  ContentList,
-  ContentListItem,
-  InquiryCategory,
-  InquiryCreated,
-  InquiryInput,
-  ListContentsParams,
-  SearchRequest,
-  SearchResponse,
-} from './api-types.ts'
+import type { CategoryDetail, Category, ContentDetail, ContentList, ContentListItem, InquiryCategory, InquiryCreated, SearchResponse } from './api-types.ts'
 import { apiErrorOf, FrontdeskApiError } from './frontdesk-api-error.ts'
 import { certificateErrorOf } from './frontdesk-certificate-error.ts'
+import type { InquiryInput, ListContentsParams, SearchRequest } from './request-types.ts'
 import type { RetryOptions, RetryPolicy } from './retry-policy.ts'
 import { RETRYABLE_STATUSES, retryDelayMs, retryPolicyOf, sleep } from './retry-policy.ts'
 

@@ -1,4 +1,5 @@
 export type * from './api-types.ts'
+export type * from './request-types.ts'
 export * from './frontdesk-api-error.ts'
 export * from './frontdesk-certificate-error.ts'
 export * from './frontdesk-client.ts'

@@ -1,5 +1,7 @@
+import type * as v from 'valibot'
 import type { SearchPort } from '../port/search.ts'
 import type { Store } from '../port/store.ts'
+import type { HealthBodySchema } from '../response/response-bodies.ts'
 
 /** How long `health()` waits for the store and the search engine before calling them unavailable (ms). */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 2_000
@@ -13,7 +15,7 @@ export interface HealthOptions {
 /** What `frontdesk.health()` found. */
 export interface Health {
   /** `ok` when the store answered and the search engine, if any, is ready; else `unavailable`. */
-  status: 'ok' | 'unavailable'
+  status: v.InferOutput<typeof HealthBodySchema>['status']
   /** Whether the store answered `ping()` within the timeout. */
   store: boolean
   /** Whether the search engine answered its `ping()` within the timeout; `null` when there is none or it cannot tell. */

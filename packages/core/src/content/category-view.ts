@@ -1,28 +1,15 @@
-import type { CategoryRecord, FieldType } from '../model/category.ts'
+import type * as v from 'valibot'
+import type { CategoryRecord } from '../model/category.ts'
+import type { CategoryDetailSchema, CategorySchema, FieldDefinitionSchema } from '../response/response-bodies.ts'
 
-/** An item of `GET /v1/cms/categories` (SPEC.md "Category"). */
-export interface CategoryView {
-  id: string
-  code: string
-  name: string
-  description: string
-  sort: number
-}
+/** An item of `GET /v1/cms/categories` (SPEC.md "Category"); see `CategorySchema`. */
+export type CategoryView = v.InferOutput<typeof CategorySchema>
 
-/** A custom-field definition as `GET /v1/cms/categories/{id}` shows it. */
-export interface FieldView {
-  id: string
-  name: string
-  type: FieldType
-  /** Present for `select` only. */
-  options?: string[]
-  required: boolean
-}
+/** A custom-field definition as `GET /v1/cms/categories/{id}` shows it; see `FieldDefinitionSchema`. */
+export type FieldView = v.InferOutput<typeof FieldDefinitionSchema>
 
-/** `GET /v1/cms/categories/{id}`: the category and its custom-field definitions. */
-export interface CategoryDetail extends CategoryView {
-  fields: FieldView[]
-}
+/** `GET /v1/cms/categories/{id}`: the category and its custom-field definitions; see `CategoryDetailSchema`. */
+export type CategoryDetail = v.InferOutput<typeof CategoryDetailSchema>
 
 /** The list view of a category. */
 export function toCategoryView(category: CategoryRecord): CategoryView {

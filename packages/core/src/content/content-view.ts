@@ -1,40 +1,13 @@
-import type { CategoryRecord, FieldValue } from '../model/category.ts'
+import type * as v from 'valibot'
+import type { CategoryRecord } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
-import type { JsonValue } from '../model/json.ts'
+import type { ContentDetailSchema, ContentListItemSchema } from '../response/response-bodies.ts'
 
-/** An item of `GET /v1/cms/contents` (SPEC.md "Content list item"). */
-export interface ContentListItem {
-  id: string
-  title: string
-  slug: string
-  category_id: string
-  category_code: string
-  category_name: string
-  /** `null` only for a previewed draft that was never given a date. */
-  published_at: string | null
-  author_name: string
-  /** Tag names, in the item's order. */
-  tags: string[]
-  summary: string
-}
+/** An item of `GET /v1/cms/contents` (SPEC.md "Content list item"); see `ContentListItemSchema`. */
+export type ContentListItem = v.InferOutput<typeof ContentListItemSchema>
 
-/** `GET /v1/cms/contents/{id}` and `/slug/{slug}` (SPEC.md "Content detail"). */
-export interface ContentDetail {
-  id: string
-  title: string
-  slug: string
-  category_id: string
-  category_code: string
-  category_name: string
-  /** `body` (HTML), `summary`, then every custom field of the category by name (`null` when unset). */
-  content: { body: string; summary: string; [field: string]: FieldValue | null }
-  published_at: string | null
-  version: number
-  author_name: string
-  tags: string[]
-  /** `og_title` and `og_description` always, then any further keys given on import. */
-  meta: { og_title: string; og_description: string; [key: string]: JsonValue }
-}
+/** `GET /v1/cms/contents/{id}` and `/slug/{slug}` (SPEC.md "Content detail"); see `ContentDetailSchema`. */
+export type ContentDetail = v.InferOutput<typeof ContentDetailSchema>
 
 /** The list view of an item of `category`. */
 export function toContentListItem(content: ContentRecord, category: CategoryRecord): ContentListItem {

@@ -2,14 +2,13 @@ import type { Context } from '../app/context.ts'
 import type { Reply } from '../app/reply.ts'
 import type { Principal } from '../auth/principal.ts'
 import { cachedReply } from './cached-reply.ts'
-import type { CategoryView } from './category-view.ts'
+import type * as v from 'valibot'
+import type { CategoryListSchema } from '../response/response-bodies.ts'
 import { toCategoryView } from './category-view.ts'
 import { isCategoryVisible } from './visibility.ts'
 
-/** The body of `GET /v1/cms/categories`. */
-export interface CategoryListBody {
-  items: CategoryView[]
-}
+/** The body of `GET /v1/cms/categories`; see `CategoryListSchema`. */
+export type CategoryListBody = v.InferOutput<typeof CategoryListSchema>
 
 /** GET /v1/cms/categories: the tenant's active categories, ordered by `sort`, then `code`. */
 export async function listCategories(ctx: Context, principal: Principal): Promise<Reply<CategoryListBody>> {

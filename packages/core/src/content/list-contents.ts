@@ -5,6 +5,8 @@ import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import type { PreviewTarget } from '../model/preview-token.ts'
 import { resolvePreview } from '../preview/resolve-preview.ts'
 import { cachedReply, NO_STORE } from './cached-reply.ts'
+import type * as v from 'valibot'
+import type { ContentListSchema } from '../response/response-bodies.ts'
 import type { ContentListItem } from './content-view.ts'
 import { toContentListItem } from './content-view.ts'
 import { CURSOR_SECRET } from '../app/instance-secrets.ts'
@@ -14,17 +16,8 @@ import type { ListParams } from './list-params.ts'
 import { canonicalListQuery, parseListParams, PREVIEW_TOKEN_PARAMETER } from './list-params.ts'
 import { resolveListQuery, sortPosition } from './resolve-list-query.ts'
 
-/** The body of `GET /v1/cms/contents`. */
-export interface ContentListBody {
-  items: ContentListItem[]
-  pagination: {
-    /** Items in this page. */
-    count: number
-    /** Pass as `cursor` for the next page; `null` when `has_more` is false. */
-    next_cursor: string | null
-    has_more: boolean
-  }
-}
+/** The body of `GET /v1/cms/contents`; see `ContentListSchema`. */
+export type ContentListBody = v.InferOutput<typeof ContentListSchema>
 
 /**
  * GET /v1/cms/contents: one page of the visible content, filtered and sorted as the query

@@ -1,10 +1,9 @@
+import type * as v from 'valibot'
+import type { ErrorDetailSchema } from '../response/response-bodies.ts'
 import type { ErrorCode } from './error-code.ts'
 
-/** One invalid input field: `field` names it as the caller sent it, `message` says why. */
-export interface ErrorDetail {
-  field: string
-  message: string
-}
+/** One invalid input field: `field` names it as the caller sent it, `message` says why (`ErrorDetailSchema`). */
+export type ErrorDetail = v.InferOutput<typeof ErrorDetailSchema>
 
 /** Who made a refused request, once its key was recognised: for logs, never the key itself. */
 export interface RecognisedCaller {

@@ -1,18 +1,13 @@
-import type { InquiryCategoryRecord, InquiryRecord, InquiryStatus } from '../model/inquiry.ts'
+import * as v from 'valibot'
+import type { InquiryCategoryRecord, InquiryRecord } from '../model/inquiry.ts'
 import type { JsonValue } from '../model/json.ts'
+import { InquiryCreatedSchema } from '../response/response-bodies.ts'
 
 /** The confirmation text of a category that sets none (CONTRACT §6). */
 export const DEFAULT_INQUIRY_MESSAGE = 'Thank you. Your inquiry has been received.'
 
-/** The body of `201 Created` for `POST /v1/inquiries` (SPEC.md "Inquiry (creation response)"). */
-export interface InquiryCreated {
-  id: string
-  category_code: string
-  title: string
-  status: InquiryStatus
-  created_at: string
-  message: string
-}
+/** The body of `201 Created` for `POST /v1/inquiries` (SPEC.md "Inquiry (creation response)"); see `InquiryCreatedSchema`. */
+export type InquiryCreated = v.InferOutput<typeof InquiryCreatedSchema>
 
 /** The creation response for a stored inquiry; a blank category message means the default. */
 export function toInquiryCreated(inquiry: InquiryRecord, category: Pick<InquiryCategoryRecord, 'message'>): InquiryCreated {
@@ -27,8 +22,7 @@ export function toInquiryCreated(inquiry: InquiryRecord, category: Pick<InquiryC
   }
 }
 
-/** Whether a stored response body has the creation response's shape. */
+/** Whether a stored response body has the creation response's shape (`InquiryCreatedSchema`). */
 export function isInquiryCreated(body: JsonValue): body is JsonValue & InquiryCreated {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
-  return ['id', 'category_code', 'title', 'status', 'created_at', 'message'].every((key) => typeof body[key] === 'string')
+  return v.is(InquiryCreatedSchema, body)
 }

@@ -1,18 +1,14 @@
+import type * as v from 'valibot'
 import type { Context } from '../app/context.ts'
 import type { Reply } from '../app/reply.ts'
 import type { Principal } from '../auth/principal.ts'
+import type { InquiryCategoryListSchema, InquiryCategorySchema } from '../response/response-bodies.ts'
 
-/** One entry of `GET /v1/inquiries/categories` (SPEC.md "Inquiry category"). */
-export interface InquiryCategoryItem {
-  code: string
-  name: string
-  description: string
-}
+/** One entry of `GET /v1/inquiries/categories` (SPEC.md "Inquiry category"); see `InquiryCategorySchema`. */
+export type InquiryCategoryItem = v.InferOutput<typeof InquiryCategorySchema>
 
-/** The body of `GET /v1/inquiries/categories`. */
-export interface InquiryCategoryList {
-  categories: InquiryCategoryItem[]
-}
+/** The body of `GET /v1/inquiries/categories`; see `InquiryCategoryListSchema`. */
+export type InquiryCategoryList = v.InferOutput<typeof InquiryCategoryListSchema>
 
 /**
  * `GET /v1/inquiries/categories`: the tenant's active inquiry categories, ordered by `sort`,

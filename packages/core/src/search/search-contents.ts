@@ -1,3 +1,4 @@
+import type * as v from 'valibot'
 import type { Context } from '../app/context.ts'
 import { isoAt } from '../app/clock.ts'
 import type { Reply } from '../app/reply.ts'
@@ -5,6 +6,7 @@ import type { Principal } from '../auth/principal.ts'
 import type { CategoryRecord, FieldValue } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
 import type { SearchResult } from '../port/search.ts'
+import type { SearchResponseSchema, SearchResultItemSchema } from '../response/response-bodies.ts'
 import type { FoundItem, ItemHighlightSource } from './found-items.ts'
 import { FoundItems, isFoundItemVisible, prepare } from './found-items.ts'
 import { fragmentsIn, highlightIn } from './highlight.ts'
@@ -15,26 +17,11 @@ import { roundScore, searchReplyBytes } from './result-json.ts'
 import type { ParsedSearch } from './search-request.ts'
 import { parseSearchRequest } from './search-request.ts'
 
-/** One item of a search reply (SPEC.md "Search result item"). */
-export interface SearchResultItem {
-  id: string
-  title: string
-  slug: string
-  category_id: string
-  published_at: string
-  author_name: string
-  tags: string[]
-  score: number
-  highlight: { title: string[]; search_text: string[] }
-  /** Every custom field of the item, keyed `custom_<name>`. */
-  custom_fields: Record<string, FieldValue>
-}
+/** One item of a search reply (SPEC.md "Search result item"); see `SearchResultItemSchema`. */
+export type SearchResultItem = v.InferOutput<typeof SearchResultItemSchema>
 
-/** The body of a POST /v1/cms/search reply. */
-export interface SearchResponseBody {
-  items: SearchResultItem[]
-  pagination: { total: number; from: number; size: number; has_more: boolean }
-}
+/** The body of a POST /v1/cms/search reply; see `SearchResponseSchema`. */
+export type SearchResponseBody = v.InferOutput<typeof SearchResponseSchema>
 
 /**
  * POST /v1/cms/search (CONTRACT §5): validates the body against the tenant's categories, asks

@@ -4,7 +4,7 @@ import { ROUTES } from '../routes.ts'
 import type { JsonSchema } from './json-schema.ts'
 import { errorResponses, LIST_PARAMETER_DESCRIPTIONS, PARAMETERS, RESPONSE_HEADERS, successHeaders } from './openapi-components.ts'
 import { requestSchemas } from './request-schemas.ts'
-import { RESPONSE_SCHEMAS } from './response-schemas.ts'
+import { responseSchemas } from './response-schemas.ts'
 
 /** Where the document is served (no key needed). */
 export const OPENAPI_PATH = '/v1/openapi.json'
@@ -207,7 +207,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): JsonSchem
           description: 'A tenant API key (`fdk_…`), created with `frontdesk key create`. Personal keys (`fdp_…`) and OAuth tokens get 403 `CREDENTIAL_NOT_ALLOWED`.',
         },
       },
-      schemas: RESPONSE_SCHEMAS,
+      schemas: responseSchemas(),
       parameters: PARAMETERS,
       headers: RESPONSE_HEADERS,
       responses: errorResponses(),
