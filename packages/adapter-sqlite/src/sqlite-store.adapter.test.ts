@@ -248,7 +248,7 @@ durability('every acknowledged inquiry survives kill -9 of the process the momen
   await store.createTenant(aTenant(T))
   const child = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/insert-inquiries-child.ts', import.meta.url)), path],
+    ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/insert-inquiries.child.ts', import.meta.url)), path],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
   const acked: string[] = []
@@ -285,7 +285,7 @@ const secrets = suite('sqlite store: instance secrets across processes')
 function secretChild(path: string, candidate: string): Promise<{ go: () => Promise<string> }> {
   const child = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/instance-secret-child.ts', import.meta.url)), path, candidate],
+    ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/instance-secret.child.ts', import.meta.url)), path, candidate],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   )
   let output = ''

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ForbiddenError, UsageError, ValidationError } from '@frontdesk/core'
-import { cliFixture } from './cli-fixture.test-util.ts'
+import { cliFixture } from '../test/util/cli-fixture.ts'
 import { errorLine } from './error-line.ts'
 
 const lines = suite('errorLine')

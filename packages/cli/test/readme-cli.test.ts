@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cliFixture } from '../src/cli-fixture.test-util.ts'
+import { cliFixture } from './util/cli-fixture.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const readme = readFileSync(join(root, 'README.md'), 'utf8')

@@ -9,7 +9,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { importRecords, StorageUnavailableError } from '@frontdesk/core'
 import { createServer } from '@frontdesk/http'
-import { rawTlsClient } from './hardening/raw-tls-client.ts'
+import { rawTlsClient } from './util/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
 import { closeServer, startTestServer, storeOf } from './util/test-server.ts'
 

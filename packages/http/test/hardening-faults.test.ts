@@ -17,9 +17,9 @@ import { createApiKey, createFrontdesk, createTenant, importRecords, listInquiri
 import type { Frontdesk } from '@frontdesk/core'
 import { createDevCert, createServer } from '@frontdesk/http'
 import { createSearchEngine } from '@frontdesk/search'
-import type { RawRequest } from './hardening/keep-alive-client.ts'
-import { keepAliveClient } from './hardening/keep-alive-client.ts'
-import { assertCleanError } from './hardening/clean-error.ts'
+import type { RawRequest } from './util/keep-alive-client.ts'
+import { keepAliveClient } from './util/keep-alive-client.ts'
+import { assertCleanError } from './util/clean-error.ts'
 import { closeServer } from './util/test-server.ts'
 
 const RUNS = Math.max(60, Math.floor(Number(process.env['FRONTDESK_FUZZ_RUNS'] ?? 150) / 2))

@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@frontdesk/http'
-import type { ServerProcess } from './hardening/server-process.ts'
-import { startServerProcess } from './hardening/server-process.ts'
+import type { ServerProcess } from './util/server-process.ts'
+import { startServerProcess } from './util/server-process.ts'
 
-const FLOOD = fileURLToPath(new URL('./hardening/flood.child.ts', import.meta.url))
+const FLOOD = fileURLToPath(new URL('./util/flood.child.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

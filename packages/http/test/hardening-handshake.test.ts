@@ -7,9 +7,9 @@ import * as tls from 'node:tls'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CLIENT_ERROR_LINGER_MS, HANDSHAKE_TIMEOUT_MS } from '@frontdesk/http'
-import { clientHello } from './hardening/client-hello.ts'
-import type { ServerProcess } from './hardening/server-process.ts'
-import { startServerProcess } from './hardening/server-process.ts'
+import { clientHello } from './util/client-hello.ts'
+import type { ServerProcess } from './util/server-process.ts'
+import { startServerProcess } from './util/server-process.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

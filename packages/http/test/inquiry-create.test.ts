@@ -3,7 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { InquiryCategoryRecord, Tenant } from '@frontdesk/core'
 import { newId } from '@frontdesk/core'
-import { agentRequest } from './inquiry-requests.ts'
+import { agentRequest } from './util/inquiry-requests.ts'
 import type { TestServer } from './util/test-server.ts'
 import { startTestServer, storeOf, titled } from './util/test-server.ts'
 

@@ -13,11 +13,11 @@ import { openSqliteStore, SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Store } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, newId } from '@frontdesk/core'
 import { createDevCert } from '@frontdesk/http'
-import type { AgentResponse } from './inquiry-requests.ts'
-import { agentRequest } from './inquiry-requests.ts'
+import type { AgentResponse } from './util/inquiry-requests.ts'
+import { agentRequest } from './util/inquiry-requests.ts'
 import { storeOf, titled } from './util/test-server.ts'
 
-const CHILD = fileURLToPath(new URL('./inquiry-server.child.ts', import.meta.url))
+const CHILD = fileURLToPath(new URL('./util/inquiry-server.child.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
 const BODY = { category_code: 'general', content: '至急ご連絡ください。', inquirer_name: '鈴木 一郎', inquirer_email: 'ichiro@example.jp' }

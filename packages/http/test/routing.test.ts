@@ -3,7 +3,7 @@ import * as tls from 'node:tls'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { importRecords } from '@frontdesk/core'
-import { rawTlsClient } from './hardening/raw-tls-client.ts'
+import { rawTlsClient } from './util/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
 import { startTestServer } from './util/test-server.ts'
 

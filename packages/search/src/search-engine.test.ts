@@ -152,9 +152,9 @@ test('a write through another connection is searchable within a second', async (
   assert.ok(await eventually(async () => ids(await search.search('t1', query('again'))).join() === 'c1'))
 })
 
-/** Runs the writing child process (see test/util/write-items-child.ts) to its end. */
+/** Runs the writing child process (see test/util/write-items.child.ts) to its end. */
 function writeFromAnotherProcess(path: string, args: string[]): Promise<void> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/write-items-child.ts', import.meta.url)), path, ...args], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/write-items.child.ts', import.meta.url)), path, ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   return new Promise((resolve, reject) => {

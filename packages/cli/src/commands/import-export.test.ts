@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cliFixture, cliFixtureFor, titled } from '../cli-fixture.test-util.ts'
+import { cliFixture, cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
 import { importFormat } from './import.ts'
 
 type Fixture = ReturnType<typeof cliFixture>

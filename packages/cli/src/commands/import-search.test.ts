@@ -7,7 +7,7 @@ import type { SearchQuery } from '@frontdesk/core'
 import { parseQueryTerms } from '@frontdesk/core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cliFixture } from '../cli-fixture.test-util.ts'
+import { cliFixture } from '../../test/util/cli-fixture.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
 const test = suite<{ f: Fixture }>('import saves the search snapshot', {} as { f: Fixture })

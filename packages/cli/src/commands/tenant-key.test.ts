@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseApiKey } from '@frontdesk/core'
-import { cliFixture, cliFixtureFor, titled } from '../cli-fixture.test-util.ts'
+import { cliFixture, cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
 import { bufferOutput } from '../env.ts'
 import { keyCreate, keyList } from './key.ts'
 import { tenantCreate, tenantList } from './tenant.ts'

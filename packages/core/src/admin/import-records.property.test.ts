@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FrontdeskError } from '../errors/frontdesk-error.ts'
-import { lines, openAdminFixture } from './admin-fixture.test-util.ts'
+import { lines, openAdminFixture } from '../../test/util/admin-fixture.ts'
 import { importRecords } from './import-records.ts'
 
 const fieldName = fc.constantFrom('price', 'area', 'when', 'flag', 'note', 'Bad', 'body', '')

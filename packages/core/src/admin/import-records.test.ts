@@ -1,8 +1,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { UsageError } from '../errors/frontdesk-error.ts'
-import type { AdminFixture } from './admin-fixture.test-util.ts'
-import { lines, openAdminFixture, rejection, START } from './admin-fixture.test-util.ts'
+import type { AdminFixture } from '../../test/util/admin-fixture.ts'
+import { lines, openAdminFixture, rejection, START } from '../../test/util/admin-fixture.ts'
 import { importRecords } from './import-records.ts'
 
 const test = suite<{ f: AdminFixture }>('importRecords', {} as { f: AdminFixture })

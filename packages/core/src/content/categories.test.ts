@@ -2,8 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { NotFoundError } from '../errors/frontdesk-error.ts'
 import type { FieldDefinition } from '../model/category.ts'
-import type { ContentFixture } from './content-fixture.test-util.ts'
-import { openContentFixture } from './content-fixture.test-util.ts'
+import type { ContentFixture } from '../../test/util/content-fixture.ts'
+import { openContentFixture } from '../../test/util/content-fixture.ts'
 import { strongEtag } from '../cache/strong-etag.ts'
 
 const test = suite<{ f: ContentFixture }>('categories', {} as { f: ContentFixture })

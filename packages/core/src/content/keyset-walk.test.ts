@@ -3,7 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isoAt } from '../app/clock.ts'
 import type { FieldDefinition } from '../model/category.ts'
-import { openContentFixture, START } from './content-fixture.test-util.ts'
+import { openContentFixture, START } from '../../test/util/content-fixture.ts'
 
 const price: FieldDefinition = { id: 'fld_price', name: 'price', type: 'number', required: false }
 

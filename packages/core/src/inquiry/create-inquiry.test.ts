@@ -8,8 +8,8 @@ import type { Store } from '../port/store.ts'
 import { IDEMPOTENCY_STALE_MS, IDEMPOTENCY_WINDOW_MS, inquiryRequestHash } from './idempotency-key.ts'
 import { parseInquiryInput } from './inquiry-input.ts'
 import { DEFAULT_INQUIRY_MESSAGE } from './inquiry-created.ts'
-import type { InquiryFixture } from './inquiry-fixture.test-util.ts'
-import { inquiryFixture, VALID_BODY, within } from './inquiry-fixture.test-util.ts'
+import type { InquiryFixture } from '../../test/util/inquiry-fixture.ts'
+import { inquiryFixture, VALID_BODY, within } from '../../test/util/inquiry-fixture.ts'
 
 async function refusal(promise: Promise<unknown>): Promise<FrontdeskError> {
   try {

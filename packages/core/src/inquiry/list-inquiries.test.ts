@@ -2,8 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FrontdeskError, UsageError } from '../errors/frontdesk-error.ts'
 import { getInquiryForTenant } from './get-inquiry-for-tenant.ts'
-import type { InquiryFixture } from './inquiry-fixture.test-util.ts'
-import { inquiryFixture, VALID_BODY } from './inquiry-fixture.test-util.ts'
+import type { InquiryFixture } from '../../test/util/inquiry-fixture.ts'
+import { inquiryFixture, VALID_BODY } from '../../test/util/inquiry-fixture.ts'
 import { listInquiries } from './list-inquiries.ts'
 
 async function message(promise: Promise<unknown>): Promise<string> {

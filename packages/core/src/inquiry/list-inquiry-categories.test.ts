@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { inquiryFixture } from './inquiry-fixture.test-util.ts'
+import { inquiryFixture } from '../../test/util/inquiry-fixture.ts'
 
 test('active inquiry categories of the tenant only, by sort then code, never cached', async () => {
   const f = await inquiryFixture()

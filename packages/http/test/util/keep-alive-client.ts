@@ -1,5 +1,5 @@
 import * as https from 'node:https'
-import type { TestResponse } from '../util/test-server.ts'
+import type { TestResponse } from './test-server.ts'
 
 /** A request as the hardening tests send it: raw headers (repeated names allowed) and a raw body. */
 export interface RawRequest {

@@ -1,16 +1,16 @@
 // Test helper (not a test): core's memory store, a movable clock, and quick ways to put
 // categories and content, for the content-area use-case tests.
-import { createApiKey } from '../admin/create-api-key.ts'
-import { createTenant } from '../admin/create-tenant.ts'
-import { isoAt } from '../app/clock.ts'
-import { createFrontdesk } from '../app/frontdesk.ts'
-import type { Principal } from '../auth/principal.ts'
-import type { CategoryRecord } from '../model/category.ts'
-import type { ContentRecord } from '../model/content.ts'
-import type { Tag } from '../model/tag.ts'
-import type { Tenant } from '../model/tenant.ts'
-import { createMemoryStore } from '../testing/memory/memory-store.ts'
-import { newId } from '../util/ids.ts'
+import { createApiKey } from '../../src/admin/create-api-key.ts'
+import { createTenant } from '../../src/admin/create-tenant.ts'
+import { isoAt } from '../../src/app/clock.ts'
+import { createFrontdesk } from '../../src/app/frontdesk.ts'
+import type { Principal } from '../../src/auth/principal.ts'
+import type { CategoryRecord } from '../../src/model/category.ts'
+import type { ContentRecord } from '../../src/model/content.ts'
+import type { Tag } from '../../src/model/tag.ts'
+import type { Tenant } from '../../src/model/tenant.ts'
+import { createMemoryStore } from '../../src/testing/memory/memory-store.ts'
+import { newId } from '../../src/util/ids.ts'
 
 /** A clock tests move by hand. */
 export interface TestClock {

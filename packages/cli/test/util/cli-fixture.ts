@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import type { CliEnv } from './env.ts'
-import { bufferOutput } from './env.ts'
-import { main } from './main.ts'
-import type { Session } from './session.ts'
-import { openSession } from './session.ts'
+import type { CliEnv } from '../../src/env.ts'
+import { bufferOutput } from '../../src/env.ts'
+import { main } from '../../src/main.ts'
+import type { Session } from '../../src/session.ts'
+import { openSession } from '../../src/session.ts'
 
 /** What one in-process run printed and returned. */
 export interface RunResult {

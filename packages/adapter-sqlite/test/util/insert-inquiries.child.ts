@@ -3,7 +3,7 @@
 import { openSqliteStore } from '../../src/sqlite-store.ts'
 
 const path = process.argv[2]
-if (path === undefined) throw new Error('usage: insert-inquiries-child <db path>')
+if (path === undefined) throw new Error('usage: insert-inquiries.child <db path>')
 const store = openSqliteStore({ path })
 const tenantId = 'ten_1'
 for (let n = 0; n < 10_000; n++) {

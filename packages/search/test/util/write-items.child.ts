@@ -5,7 +5,7 @@ import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { aContent } from '@frontdesk/core/testing'
 
 const [path, tenantId, id, title] = process.argv.slice(2)
-if (path === undefined || tenantId === undefined || id === undefined) throw new Error('usage: write-items-child <db path> <tenant> <id> [title]')
+if (path === undefined || tenantId === undefined || id === undefined) throw new Error('usage: write-items.child <db path> <tenant> <id> [title]')
 const store = openSqliteStore({ path })
 await store.transaction(async (tx) => {
   if (title === undefined) await tx.deleteContent(tenantId, id)

@@ -1,13 +1,13 @@
 // Test helper (not a test): core's memory store with a movable clock, for the operator
 // use-case tests, and a way to snapshot a tenant's whole content model.
-import type { Context } from '../app/context.ts'
-import { createFrontdesk } from '../app/frontdesk.ts'
-import type { ImportRecordOut } from '../import/import-record.ts'
-import type { ContentRecord } from '../model/content.ts'
-import type { ImportItem } from './import-records.ts'
-import { createTenant } from './create-tenant.ts'
-import { exportRecords } from './export-records.ts'
-import { createMemoryStore } from '../testing/memory/memory-store.ts'
+import type { Context } from '../../src/app/context.ts'
+import { createFrontdesk } from '../../src/app/frontdesk.ts'
+import type { ImportRecordOut } from '../../src/import/import-record.ts'
+import type { ContentRecord } from '../../src/model/content.ts'
+import type { ImportItem } from '../../src/admin/import-records.ts'
+import { createTenant } from '../../src/admin/create-tenant.ts'
+import { exportRecords } from '../../src/admin/export-records.ts'
+import { createMemoryStore } from '../../src/testing/memory/memory-store.ts'
 
 /** 2025-06-20T12:00:00Z, where every fixture's clock starts. */
 export const START = Date.parse('2025-06-20T12:00:00.000Z')

@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert'
-import type { TestResponse } from '../util/test-server.ts'
+import type { TestResponse } from './test-server.ts'
 
 /** Text that gives away a stack trace. */
 const STACK = /\n\s+at |\bat .*\.(ts|js|mjs):\d+|node:internal|Error: /
