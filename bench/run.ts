@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { ensureDevCert } from '@frontdesk/http'
 import type { RecordedReply } from './ceiling-server.ts'
 import { atExit, installGuards, stopAll, stopChild } from './children.ts'
-import { CATEGORY_CODES, MARKER_TERM } from './dataset.ts'
+import { MARKER_TERM } from './dataset.ts'
 import type { FtsReference } from './fts-reference.ts'
 import { buildFtsReference } from './fts-reference.ts'
 import { HttpsClient } from './https-client.ts'
@@ -26,6 +26,7 @@ import { buildScenarios, CACHE_ENTRIES, firstRequest } from './scenarios.ts'
 import { fileBytes, seed, TENANT } from './seed.ts'
 import { startServe } from './server-process.ts'
 import { checkTargets } from './targets.ts'
+import { WALKED_QUERIES } from './walks.ts'
 
 /*
  * `npm run bench`: seeds a temporary database, measures the import, builds the SQLite FTS5
@@ -123,7 +124,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     inProcess = await measureInProcess(seeded.store, seeded.key, streams, fts, {
       runs: options.runs,
       deepPage: 2000,
-      walkQueries: ['', ...CATEGORY_CODES.map((code) => `category_code=${code}`), 'sort=title:asc'],
+      walkQueries: WALKED_QUERIES,
     }, log)
   } finally {
     fts?.close()

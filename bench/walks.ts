@@ -1,4 +1,5 @@
 import type { Frontdesk, Principal } from '@frontdesk/core'
+import { CATEGORY_CODES } from './dataset.ts'
 
 /** A walked list: the request path of every page, page 1 first. */
 export interface Walk {
@@ -25,4 +26,20 @@ export async function walkList(frontdesk: Frontdesk, principal: Principal, query
     if (cursor === null) break
   }
   return { query, paths }
+}
+
+/** The lists `list_miss` walks: the default order, each category, and the title order. */
+export const WALKED_QUERIES: string[] = ['', ...CATEGORY_CODES.map((code) => `category_code=${code}`), 'sort=title:asc']
+
+/**
+ * The query of every page of the lists `list_miss` walks (`WALKED_QUERIES`), each with the
+ * cursor that reaches it, for the scripts of `micro/`.
+ */
+export async function walkedPages(frontdesk: Frontdesk, principal: Principal): Promise<URLSearchParams[]> {
+  const pages: URLSearchParams[] = []
+  for (const query of WALKED_QUERIES) {
+    const walk = await walkList(frontdesk, principal, query, 100_000)
+    for (const path of walk.paths) pages.push(new URLSearchParams(path.split('?')[1] ?? ''))
+  }
+  return pages
 }

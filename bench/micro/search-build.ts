@@ -1,6 +1,10 @@
-/* Builds the search index of a kept bench database (no snapshot), timing it: `node --conditions=source --cpu-prof --import tsx packages/search/scripts/build-prof.ts DB`. */
+/*
+ * `node --conditions=source [--cpu-prof] --import tsx bench/micro/search-build.ts DB`: builds the
+ * search index of a database seeded by `seed-db.ts` from the store (no snapshot), and prints
+ * its wall and CPU time and the process's memory afterwards.
+ */
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import { createSearchEngine } from '../src/index.ts'
+import { createSearchEngine } from '@frontdesk/search'
 
 const path = process.argv[2] ?? ''
 const store = openSqliteStore({ path })

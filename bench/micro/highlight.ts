@@ -1,6 +1,9 @@
-/* CPU of highlightFragments over bench bodies, for a rare and a common word of each language. */
+/*
+ * `node --conditions=source --import tsx bench/micro/highlight.ts`: CPU of `highlightFragments`
+ * over the benchmark's bodies, for a rare and a common word of each language.
+ */
 import { highlightFragments, parseQueryTerms, stripHtml } from '@frontdesk/core'
-import { Dataset } from '../../../bench/dataset.ts'
+import { Dataset } from '../dataset.ts'
 
 const d = new Dataset(3000)
 const docs: { texts: string[]; en: boolean }[] = []

@@ -1,7 +1,7 @@
 /**
  * Times the store part of an import: the benchmark's records (generated first) imported with
  * `importRecords` into a new database, `--rounds` times, each into a fresh file; prints wall and
- * CPU time of each import alone. `node --conditions=source --import tsx packages/adapter-sqlite/scripts/import-timing.ts [ITEMS] [ROUNDS] [--again]` (`--again`:
+ * CPU time of each import alone. `node --conditions=source --import tsx bench/micro/import-store.ts [ITEMS] [ROUNDS] [--again]` (`--again`:
  * import the same records a second time, which reads and compares every item and writes none)
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ImportItem } from '@frontdesk/core'
 import { createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
-import { Dataset } from '../../../bench/dataset.ts'
-import { openSqliteStore } from '../src/sqlite-store.ts'
+import { Dataset } from '../dataset.ts'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 
 const items = Number(process.argv[2] ?? '20000')
 const rounds = Number(process.argv[3] ?? '3')

@@ -1,18 +1,18 @@
 /*
  * Durable inquiries per second and import items per second on a throwaway PostgreSQL (fsync
  * on), bounded to a few seconds each: `node --conditions=source --import tsx
- * packages/adapter-postgres/scripts/throughput.ts [items] [seconds] [callers]`.
+ * bench/micro/postgres-throughput.ts [items] [seconds] [callers]`.
  */
 import { createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
 import { anInquiry } from '@frontdesk/core/testing'
-import { openPostgresStore } from '../src/postgres-store.ts'
-import { admin } from '../src/testing/test-database.ts'
+import { openPostgresStore } from '@frontdesk/adapter-postgres'
+import { admin } from '@frontdesk/adapter-postgres/testing'
 
 const items = Number(process.argv[2] ?? 20_000)
 const seconds = Number(process.argv[3] ?? 5)
 const callers = Number(process.argv[4] ?? 64)
 
-const script = new URL('../../../scripts/test-postgres.mjs', import.meta.url).href
+const script = new URL('../../scripts/test-postgres.mjs', import.meta.url).href
 const { startTestPostgres } = (await import(script)) as { startTestPostgres: (o: { fsync: boolean }) => Promise<{ url: string; stop(): Promise<void> }> }
 const pg = await startTestPostgres({ fsync: true })
 try {

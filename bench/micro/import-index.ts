@@ -5,16 +5,16 @@
  * from the database after the commit (`saveSnapshot`, as before). Each round into a fresh
  * file; `--check`: also builds the overlap's database after the commit and compares the bytes;
  * `--no-bulk`: without `TransactionOptions.bulk` (indexes updated row by row).
- * `node --conditions=source --import tsx packages/search/scripts/import-index-timing.ts [ITEMS] [ROUNDS] [overlap|serial|both] [--check] [--no-bulk]`
+ * `node --conditions=source --import tsx bench/micro/import-index.ts [ITEMS] [ROUNDS] [overlap|serial|both] [--check] [--no-bulk]`
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ImportItem } from '@frontdesk/core'
 import { createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
-import { Dataset } from '../../../bench/dataset.ts'
+import { Dataset } from '../dataset.ts'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import { createSearchEngine, directorySnapshots, indexWhileImporting } from '../src/index.ts'
+import { createSearchEngine, directorySnapshots, indexWhileImporting } from '@frontdesk/search'
 
 const items = Number(process.argv[2] ?? '20000')
 const rounds = Number(process.argv[3] ?? '3')

@@ -2,16 +2,16 @@
  * In-process timings of the read paths the benchmark's cache-miss scenarios exercise (detail,
  * list pages, category + tag + field filter lists), through the use cases without a response
  * cache, plus the JSON serialisation the server does, over a database seeded by
- * `seed-bench-db.ts`. With `--explain`, prints the query plan of one statement of each kind.
+ * `seed-db.ts`. With `--explain`, prints the query plan of one statement of each kind.
  *
- * `node --conditions=source --import tsx packages/adapter-sqlite/scripts/read-path-timing.ts FILE [--runs N] [--only detail,list,tags] [--explain]`
+ * `node --conditions=source --import tsx bench/micro/read-paths.ts FILE [--runs N] [--only detail,list,tags] [--explain]`
  */
 import type { Database } from 'better-sqlite3'
 import { createApiKey, createFrontdesk } from '@frontdesk/core'
-import { CATEGORY_CODES, fieldId, REGIONS } from '../../../bench/dataset.ts'
-import { percentile } from '../../../bench/stats.ts'
-import { openSqliteStore } from '../src/sqlite-store.ts'
-import { walkedPages } from './walked-pages.ts'
+import { CATEGORY_CODES, fieldId, REGIONS } from '../dataset.ts'
+import { percentile } from '../stats.ts'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { walkedPages } from '../walks.ts'
 
 const args = process.argv.slice(2)
 const path = args[0]

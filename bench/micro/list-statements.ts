@@ -2,15 +2,15 @@
  * Where the SQL time of the benchmark's category + tag + field_filters lists goes, by statement
  * kind (filter counts, lists driven by one filter's links, merged filters, lists by an order
  * index): 12,000 random lists, then 12,000 random pages of the walked lists, through the use case (no response cache), two rounds, over a
- * database seeded by `seed-bench-db.ts`.
+ * database seeded by `seed-db.ts`.
  *
- * `node --conditions=source --import tsx packages/adapter-sqlite/scripts/list-statement-breakdown.ts FILE`
+ * `node --conditions=source --import tsx bench/micro/list-statements.ts FILE`
  */
 import type { Database } from 'better-sqlite3'
 import { createApiKey, createFrontdesk } from '@frontdesk/core'
-import { CATEGORY_CODES, fieldId, REGIONS } from '../../../bench/dataset.ts'
-import { openSqliteStore } from '../src/sqlite-store.ts'
-import { walkedPages } from './walked-pages.ts'
+import { CATEGORY_CODES, fieldId, REGIONS } from '../dataset.ts'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { walkedPages } from '../walks.ts'
 const store = openSqliteStore({ path: process.argv[2] as string })
 const frontdesk = createFrontdesk({ store, cache: { maxEntries: 0 }, defaultRateLimit: 0 })
 const tenant = await store.getTenantByCode('bench')
