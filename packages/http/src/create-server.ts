@@ -112,7 +112,7 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   // Hint: a client may end its side once its request is sent (HTTP allows it; `nc -N`, some
   // scripts do). By default Node then drops the request in flight and closes, so an inquiry
   // could be committed and its 201 never sent. With `httpAllowHalfOpen` the answer is sent and
-  // the connection closed after it (an idle one is closed at once, as before); the property is
+  // the connection closed after it (an idle one is closed at once); the property is
   // undocumented but kept for userland servers (nodejs/node#36819). A TLS socket must allow
   // half-open too: set per socket once its handshake is done, because `allowHalfOpen` on the
   // TLS server itself leaks the TCP socket of a client that closes right after a TLS 1.3 handshake.

@@ -18,9 +18,9 @@ export const DATA_VERSION_TRUST_MS = 1
 /**
  * A connection's `PRAGMA data_version`, read at most once per `DATA_VERSION_TRUST_MS`.
  *
- * The pragma is a round trip into SQLite (~10 µs through the driver), and the hottest request
- * (a cached detail) needs it twice: for the key memo and for the tenant's revision, about a
- * third of that request's own CPU. Under load the requests of one millisecond share one
+ * The pragma is a round trip into SQLite through the driver, and the hottest request (a cached
+ * detail) needs it twice: for the key memo and for the tenant's revision, which would be a
+ * large part of that request's own CPU. Under load the requests of one millisecond share one
  * reading. A commit of this process (`noteLocalCommit`) forces a fresh reading at once, so
  * a writer always reads its own writes; another process's commit (a CLI import, a disabled
  * key) is seen at most 1 ms after it returned.

@@ -14,7 +14,8 @@ interface Waiting<T> {
 /**
  * Group commit for small durable writes (inquiries): the writes requested while a commit is
  * being made are written together in the next transaction, with one fsync for all of them,
- * instead of one fsync each (~2-3 ms on a VM: one at a time capped inquiries near 400/s).
+ * instead of one fsync each (an fsync takes milliseconds: one at a time would cap inquiries at
+ * a few hundred a second).
  *
  * - Every caller's promise resolves only after the COMMIT holding its write returned
  *   (`synchronous = FULL`: synced), so an acknowledged write survives a crash right after.

@@ -21,19 +21,18 @@ export const WRITER_CACHE_KIB = 32_000
 /**
  * The writer's page cache during a content transaction (an import above all), in KiB. Pages
  * are allocated only as a transaction touches them, and the cache shrinks back to
- * `WRITER_CACHE_KIB` after it: a 100k-item import (~250 MB of pages) then keeps its random
- * index leaves in memory instead of spilling them to the WAL and reading them back (~1.2 s
- * less system time of ~16 s CPU, for ~260 MB more RSS while it runs).
+ * `WRITER_CACHE_KIB` after it: a large import then keeps its random index leaves in memory
+ * instead of spilling them to the WAL and reading them back (less system time, for more RSS
+ * while it runs).
  */
 export const TRANSACTION_CACHE_KIB = 262_144
 
 /**
  * The page size of a new database file. An item's row (1–2 KB of HTML body and its other
  * columns) is often just over half of a 4 KiB page, so 4 KiB pages held one row each and the
- * contents table was a third empty; 8 KiB pages hold three. At 100k bench items the file is
- * 489 MB instead of 606 MB and an import writes that much less (best of three imports of 20k
- * items: 12,800 against 10,800 items per CPU second); reads cost the same (detail, list pages,
- * tag + field lists in-process at 100k), and a small commit (an inquiry) a few µs more.
+ * contents table was a third empty; 8 KiB pages hold three. The file is smaller and an import
+ * writes that much less, while reads cost the same and a small commit (an inquiry) only a
+ * little more (figures in bench/NOTES.md).
  */
 export const PAGE_SIZE_BYTES = 8192
 
@@ -64,12 +63,12 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
       db.pragma('journal_mode = WAL')
       db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`)
       db.pragma('foreign_keys = ON')
-      // Hint: a larger page cache (32 MB) keeps the indexes of a big import hot (~15 % faster).
+      // Hint: a larger page cache (32 MB) keeps the indexes of a big import hot.
       db.pragma(`cache_size = -${WRITER_CACHE_KIB}`)
     } else {
       db.pragma('query_only = ON')
-      // Hint: the default 2 MB page cache is a sliver of the indexes the read path probes (link
-      // and field indexes of 100k items are tens of MB); 64 MB roughly halved repeated reads at 100k.
+      // Hint: the default 2 MB page cache is a sliver of the indexes the read path probes (the
+      // link and field indexes of a large tenant are tens of MB).
       db.pragma('cache_size = -65536')
     }
     return new Connection(db)

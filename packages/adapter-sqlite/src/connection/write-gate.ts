@@ -80,7 +80,7 @@ export class WriteGate {
       }),
     )
     // Hint: an enabled AsyncLocalStorage turns on promise hooks for the whole process (every
-    // await of every request pays for them: ~5 % of a cached read); off while no write is due.
+    // await of every request pays for them); off while no write is due.
     return settled.finally(() => {
       if (--this.#pending === 0) this.#inside.disable()
     })

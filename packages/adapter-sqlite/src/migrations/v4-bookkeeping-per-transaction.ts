@@ -3,8 +3,8 @@
  * the `change_log` are now kept by the store itself, once per transaction (see `ChangeSet`):
  * the revision grows by one per changed tenant and `change_log` gets one row per distinct
  * content item, category or tag changed, instead of one revision bump and one log row for
- * every row written (an item with tags and field values wrote ~7 of each). The triggers were
- * ~70 % of an import's write time.
+ * every row written (an item with tags and field values wrote ~7 of each): the triggers were
+ * most of an import's write time.
  *
  * Consequence: a write made with raw SQL outside frontdesk (the `sqlite3` shell, a script)
  * no longer bumps the revision nor reaches the search index; every frontdesk process writes

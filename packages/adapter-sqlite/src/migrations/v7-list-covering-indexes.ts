@@ -5,9 +5,9 @@
  * `summary` view of `ContentQuery`: everything but `body`, `meta` and `field_values`), so a list
  * page is read from a few consecutive index pages instead of one random 1–2 KB row per item.
  *
- * Same keys as before, so the same plans and keyset seeks; only what each entry carries grows.
- * At 100k bench items (8 KiB pages): a list page's statement 190 → 100 µs CPU, the file
- * 489 → 588 MB. The `updated_at` and `id` orders keep narrow indexes (lists rarely sorted so).
+ * The keys stay the same, so the same plans and keyset seeks; only what each entry carries
+ * grows, which costs file size and some import speed. The `updated_at` and `id` orders keep
+ * narrow indexes (lists rarely sorted so).
  */
 export const V7_LIST_COVERING_INDEXES = `
 DROP INDEX contents_by_published;

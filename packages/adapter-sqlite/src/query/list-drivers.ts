@@ -22,10 +22,9 @@ export interface DriverCandidate {
 export function listDriverCandidates(tenantId: string, query: ContentQuery, cap: number): DriverCandidate[] {
   if (typeof query.sort.key === 'object') return []
   // Hint: the likely rarer filter first, as later counts stop at the fewest so far. With a
-  // category filter, a tag's links are counted within the category only (see `driverSource`):
-  // at 100k bench items ~100 links against ~790 for a field value, and counting tags first
-  // took the two counts from 90 to 31 µs (p50). Without one, field values (scoped to their
-  // category) tend to be the rarer.
+  // category filter, a tag's links are counted within the category only (see `driverSource`),
+  // so a tag tends to be the rarer. Without one, field values (scoped to their category) tend
+  // to be the rarer.
   const fields = (query.fieldEquals ?? []).map((_, index) => ({ kind: 'field' as const, index }))
   const tags = [
     ...(query.tagIds ?? []).map((_, index) => ({ kind: 'tagId' as const, index })),

@@ -53,7 +53,7 @@ export function listContentsPage(conn: Connection, memo: ReadMemo, tenantId: str
 /**
  * Tags by id for reads of one tenant's items (items hold their tags' ids): the tenant's table
  * of tags read so far, remembered in `memo` until the next commit — one memo read per page,
- * then a plain map read per tag (a memo read per tag was ~10 % of a covered list page). With
+ * then a plain map read per tag (a memo read per tag is a noticeable part of a covered list page). With
  * a memo that remembers nothing (a transaction), every tag is read afresh.
  */
 export function tagLookup(conn: Connection, memo: ReadMemo, tenantId: string): TagLookup {
@@ -106,9 +106,9 @@ function smallestFilter(conn: Connection, memo: ReadMemo, tenantId: string, quer
     }
   }
   if (best === null || fewest < MERGE_ABOVE || !inContentIdOrder(query, best.driver)) return best?.driver ?? null
-  // Hint: checking each of the smallest filter's items for another filter is an index probe
-  // (~1.2 µs at 100k items); merging link rows read in order costs ~0.08 µs a row, so a merge
-  // pays while it reads fewer than ~12 rows per item of the smallest filter.
+  // Hint: checking each of the smallest filter's items for another filter is an index probe,
+  // which costs about as much as merging a dozen link rows read in order, so a merge pays while
+  // it reads fewer than `MERGE_ROWS_PER_ITEM` rows per item of the smallest filter.
   const parts: LinkFilter[] = [best.driver]
   let rows = fewest
   for (const candidate of candidates) {
@@ -127,8 +127,8 @@ function smallestFilter(conn: Connection, memo: ReadMemo, tenantId: string, quer
  */
 function countUpToCap(conn: Connection, memo: ReadMemo, { sql, params }: DriverCandidate): number {
   // Hint: always to the same cap, so a filter has one entry whatever was counted before it: a
-  // cap of "the fewest so far" made a key per combination (12,000 category + tag + field lists
-  // of the benchmark overflowed the memo's 10,000 entries and were counted again and again).
+  // cap of "the fewest so far" would make a key per combination of filters, more than the
+  // memo keeps under a stream of varied lists, and the same filters would be counted again.
   return memo.get('filterCount', `${sql}\u0000${JSON.stringify(params.slice(0, -1))}`, () =>
     conn.prepare(sql).pluck().get(...params.slice(0, -1), DRIVE_BELOW) as number,
   )

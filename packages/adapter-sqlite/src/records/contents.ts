@@ -93,7 +93,7 @@ export function summaryColumns(prefix = ''): string {
  * The records of raw rows (arrays) of `summaryColumns` of one tenant, in the rows' order, as
  * `toContents` makes them without fields: `body` `''`, `meta` and `fields` `{}`. Arrays rather
  * than row objects, and four columns fewer, because building the values of a page is most of a
- * covered list statement's cost (at 100k items ~100 → ~55 µs a page).
+ * covered list statement's cost.
  */
 export function toSummaries(tenantId: string, rows: readonly unknown[][], tag: TagLookup): ContentRecord[] {
   const records: ContentRecord[] = []
@@ -198,8 +198,9 @@ export function deleteContentRow(conn: Connection, tenantId: string, id: string)
 
 /**
  * `fields` as the `field_values` column holds them: a JSON object whose keys are in the order
- * SQLite sorts field ids (`BINARY`: UTF-8 bytes, i.e. code points), the order the link table
- * was read in before schema v6, so a record reads back with its keys in the same order.
+ * SQLite sorts field ids (`BINARY`: UTF-8 bytes, i.e. code points), the order in which the link
+ * table `content_fields` lists them, so a record reads back with its keys in the same order
+ * whichever of the two it is read from.
  */
 export function fieldValuesJson(fields: Readonly<Record<string, FieldValue>>): string {
   const ids = Object.keys(fields)
@@ -220,7 +221,7 @@ const HIGH = /[\uD800-\uFFFF]/
 
 function insertTags(conn: Connection, r: ContentRecord): void {
   if (r.tags.length === 0) return
-  // Hint: one statement per link: one multi-row INSERT per item was slower (more system time).
+  // Hint: one statement per link: a multi-row INSERT per item costs more (system time).
   const insert = conn.prepare(INSERT_TAG_LINK)
   for (let position = 0; position < r.tags.length; position++) insert.run(r.tenant_id, r.id, position, r.tags[position]?.id, r.category_id)
 }

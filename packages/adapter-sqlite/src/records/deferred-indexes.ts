@@ -15,8 +15,7 @@ export interface DeferredIndexes {
  * INDEX`, not the primary keys and unique constraints, which keep checking every row), so
  * that the transaction's inserts update none of them. `restoreIndexes` creates them again,
  * in the same transaction, just before it commits: SQLite then builds each from the sorted rows in
- * one pass instead of inserting every row into nine B-trees in random order (20,000 bench
- * items: ~2.6 → ~1.9 s, CPU −35 %). A rollback restores the schema with the rows. Returns
+ * one pass instead of inserting every row into nine B-trees in random order. A rollback restores the schema with the rows. Returns
  * `null` (nothing dropped) when there are items already: recreating indexes over a large
  * table for a small import would cost more than it saves.
  */

@@ -9,8 +9,8 @@
  * - scripts written without spaces that bigrams do not suit (Thai, Lao, Khmer, Myanmar) are
  *   split into words by `Intl.Segmenter` (ICU's dictionaries);
  * - everything else is split into words by the Unicode word-boundary rules (UAX #29) that
- *   `Intl.Segmenter` applies, written as one regular expression because the segmenter costs
- *   ~2 µs per segment and made indexing ten times slower: letters and digits form a word,
+ *   `Intl.Segmenter` applies, written as one regular expression because the segmenter's cost
+ *   per segment would make indexing many times slower: letters and digits form a word,
  *   `don't`, `example.com`, `a:b` and `3.14`, `1,000` stay whole, `e-mail` is `e` and `mail`.
  *   A test checks that it splits like `Intl.Segmenter`.
  */
@@ -146,7 +146,7 @@ const STRETCH = new RegExp(PIECES)
 /** Receives each term of normalised text with its offsets in it (see `Token`). */
 type Sink = (term: string, start: number, end: number, cjk: boolean, headEnd: number) => void
 
-// Hint: a spare instance of PIECES for `analyze`: copying the expression (`new RegExp`) for every short text (a query, a title) was ~2 % of a search.
+// Hint: a spare instance of PIECES for `analyze`: copying the expression (`new RegExp`) for every short text (a query, a title) would be a needless cost of every search.
 let spare: RegExp | null = new RegExp(PIECES)
 
 /** Feeds the terms of normalised text to `sink`, in order (those starting before `to`, scanning from `pieces.lastIndex`). */

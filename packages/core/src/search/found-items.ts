@@ -52,9 +52,8 @@ export const ITEM_OVERHEAD = 3072
 /**
  * About how many characters `FoundItems` keeps by default, counted over each item's title and
  * summary twice and its body four times (as read, stripped, normalised, and a margin), plus
- * `ITEM_OVERHEAD` per item: measured on the benchmark's articles (55 % English), 1.1 bytes of
- * heap per character counted, so ~45 MB, ~4,300 items of 1-2 KB (as many as 32,000,000 held
- * before the remembered results were counted).
+ * `ITEM_OVERHEAD` per item: a bound on memory that holds whatever the items' sizes, about
+ * 45 MB of heap, a few thousand articles of 1–2 KB (measured in bench/NOTES.md).
  */
 export const DEFAULT_FOUND_ITEM_CHARS = 40_000_000
 

@@ -124,7 +124,7 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
 // Hint: the store hands out the same category objects (and array) until they change: each one's index is made once.
 const FIELD_INDEXES = new WeakMap<CategoryRecord | readonly CategoryRecord[], ReadonlyMap<string, readonly FieldDefinition[]>>()
 
-/** The fields of one category, or of all, by name (made once per category object or array: it was ~2 % of a search). */
+/** The fields of one category, or of all, by name (made once per category object or array, not on every search). */
 function fieldIndex(of: CategoryRecord | readonly CategoryRecord[]): ReadonlyMap<string, readonly FieldDefinition[]> {
   let index = FIELD_INDEXES.get(of)
   if (index !== undefined) return index
