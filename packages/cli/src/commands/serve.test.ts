@@ -51,11 +51,15 @@ async function serving(dbPath: string, options: ServeOptions): Promise<{ url: st
   const env = testEnv()
   const controller = new AbortController()
   const done = serve(dbPath, { port: 0, ...options }, env, controller.signal)
-  for (let i = 0; i < 200 && !env.stderr.text().includes('serving'); i++) {
+  // Hint: the serving line itself, not any line saying "serving": the public-bind warning comes
+  // first, and `serve` aborted before it listens waits for a stop that never comes. Up to 30 s,
+  // for a loaded machine (the whole suite under c8).
+  const started = /serving (\S+)\/v1\//
+  for (let i = 0; i < 1_200 && !started.test(env.stderr.text()); i++) {
     const failed = await Promise.race([done.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), 25))])
     if (failed) break
   }
-  const url = /serving (\S+)\/v1\//.exec(env.stderr.text())?.[1]
+  const url = started.exec(env.stderr.text())?.[1]
   if (url === undefined) {
     controller.abort()
     await done
