@@ -42,7 +42,7 @@ export interface RateLimiterOptions {
    * key at most. Default 250.
    */
   leaseMs?: number
-  /** With a shared store: how long (ms) a step of the store may take before this process decides alone. Default 250. */
+  /** With a shared store: how long (ms) a step of the store may take before this process decides alone. Default 500. */
   stepTimeoutMs?: number
   /** Called when the shared store fails (then the process limits alone for a second). Default: ignore. */
   onStoreError?: (error: unknown) => void
@@ -93,9 +93,10 @@ interface Lease {
  * until the store's next token is due. Headers describe the shared bucket as last seen, refilled
  * since, plus the tokens this process holds.
  *
- * If the shared store fails or is slow (`stepTimeoutMs`), requests are not failed: the process
- * limits alone, from its own buckets, for a second (each process then allows the whole rate:
- * the limit fails open to a per-process one rather than failing every request).
+ * If the shared store fails or is slow (`stepTimeoutMs`), requests are not failed: for a second
+ * each process limits alone, going on from the bucket as it last saw it (each process then
+ * refills at the whole rate: the limit fails open to a per-process one rather than failing
+ * every request).
  */
 export class RateLimiter {
   readonly #clock: Clock
@@ -107,8 +108,6 @@ export class RateLimiter {
   readonly #stepTimeoutMs: number
   readonly #onStoreError: (error: unknown) => void
   readonly #leases = new Map<string, Lease>()
-  /** Used while the shared store is down. */
-  readonly #alone = new ProcessRateLimits()
   #downUntil = Number.NEGATIVE_INFINITY
   #sweeper: ReturnType<typeof setInterval> | null = null
   #closed = false
@@ -120,7 +119,7 @@ export class RateLimiter {
     this.#shared = this.#store.scope !== 'process'
     this.#maxBuckets = options.maxBuckets ?? 10_000
     this.#leaseMs = Math.max(1, options.leaseMs ?? 250)
-    this.#stepTimeoutMs = Math.max(1, options.stepTimeoutMs ?? 250)
+    this.#stepTimeoutMs = Math.max(1, options.stepTimeoutMs ?? 500)
     this.#onStoreError = options.onStoreError ?? (() => {})
   }
 
@@ -132,9 +131,7 @@ export class RateLimiter {
   /** Takes one token from `name`'s bucket refilling at `rate` per second, if it has one. */
   async take(name: string, rate: number): Promise<RateLimitState> {
     if (rate <= 0) return UNLIMITED
-    const policy = { rate, capacity: rate * this.#burstFactor }
-    if (this.#closed || this.#clock.now() < this.#downUntil) return this.#state(policy, this.#alone.step(name, policy, 1, this.#clock.now()))
-    const lease = this.#lease(name, policy)
+    const lease = this.#lease(name, { rate, capacity: rate * this.#burstFactor })
     for (let round = 0; ; round++) {
       const now = this.#clock.now()
       if (lease.tokens >= 1) {
@@ -142,6 +139,7 @@ export class RateLimiter {
         lease.used += 1
         return this.#estimate(lease, true, now)
       }
+      if (this.#closed || now < this.#downUntil) return this.#alone(lease, now)
       if (now < lease.blockedUntil || round >= 4) return this.#estimate(lease, false, now)
       if (lease.pending === null) lease.pending = this.#refill(name, lease, now)
       lease.waiting += 1
@@ -150,7 +148,6 @@ export class RateLimiter {
       } finally {
         lease.waiting -= 1
       }
-      if (this.#clock.now() < this.#downUntil) return this.#state(policy, this.#alone.step(name, policy, 1, this.#clock.now()))
     }
   }
 
@@ -262,6 +259,20 @@ export class RateLimiter {
     if (now < lease.syncedAt) return
     lease.shared = step.tokens
     lease.syncedAt = now
+  }
+
+  /**
+   * While the shared store is down (or this limiter closed): the bucket as this process last
+   * saw it, refilled since, now kept here alone. It goes on from what it held rather than
+   * starting full, so a slow step does not hand every process a fresh burst.
+   */
+  #alone(lease: Lease, now: number): RateLimitState {
+    const { rate, capacity } = lease.policy
+    const shared = Math.min(capacity, lease.shared + (Math.max(0, now - lease.syncedAt) * rate) / 1000)
+    const allowed = shared >= 1
+    lease.shared = allowed ? shared - 1 : shared
+    lease.syncedAt = Math.max(lease.syncedAt, now)
+    return this.#state(lease.policy, { taken: allowed ? 1 : 0, tokens: Math.min(capacity, lease.shared + lease.tokens) })
   }
 
   /** The headers' view: the shared bucket as last seen, refilled since, plus the tokens held here. */
