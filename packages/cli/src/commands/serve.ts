@@ -408,8 +408,14 @@ told it to wait (Retry-After) has that connection closed.
 
 Output: stdout carries only the access log, one JSON line per request (time, request_id,
 tenant, key_id, method, path with preview tokens redacted, status, duration_ms, bytes,
-remote_address); never a key or a token. Everything else goes to stderr as plain text:
-"serving …" and "stopping …", storage troubles and unexpected errors (with their request id).
+remote_address; worker with --workers); never a key or a token. Everything else goes to
+stderr as plain text: "serving …" and "stopping …", storage troubles and unexpected errors
+(with their request id).
+
+Workers: --workers N (or auto, one per core) runs N server processes sharing the port: this
+process supervises them, replaces one that dies, and stops them all on SIGTERM. Worker 1
+restores or builds the search index and writes its snapshots; the others restore them. Rate
+limits hold for all processes on the database together; the access log gains "worker" (1-N).
 
 Signals: SIGTERM or SIGINT stops accepting connections, lets requests in flight finish
 (at most 10 s), closes the database and exits with code 0.
