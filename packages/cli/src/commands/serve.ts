@@ -151,6 +151,8 @@ export async function startServer(
      * than catch up or build. Default false (a single server saves on stop).
      */
     saveSnapshots?: boolean
+    /** Told when the shared rate-limit store fails (the process then limits alone for a second). */
+    onRateLimitStoreError?: (error: unknown) => void
   },
 ): Promise<RunningServer> {
   const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer }] = await Promise.all([
@@ -162,7 +164,12 @@ export async function startServer(
   const directory = directorySnapshots(options.searchDir ?? defaultSearchDir(dbPath))
   const search = createSearchEngine({ store, snapshots: options.snapshots === 'read' ? readOnlySnapshots(directory) : directory })
   try {
-    const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
+    const frontdesk = createFrontdesk({
+      store,
+      search,
+      ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
+      ...(options.onRateLimitStoreError === undefined ? {} : { onRateLimitStoreError: options.onRateLimitStoreError }),
+    })
     // Hint: building the index now keeps the first search request fast.
     await search.warmUp()
     let saving: ReturnType<typeof setInterval> | null = null
@@ -315,6 +322,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       ...(options.searchDir === undefined ? {} : { searchDir: options.searchDir }),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
+      onRateLimitStoreError: rateLimitTrouble(env),
       // Hint: one snapshot writer per machine: worker 1, which also brings them up to date before the others start.
       ...(slot === null ? {} : slot === 1 ? { snapshots: 'write', saveSnapshots: true } : { snapshots: 'read' }),
     })
@@ -332,11 +340,32 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
     await tellSupervisor({ frontdesk: 'ready', url: running.url })
   }
   await untilStopped(signal)
+  // Hint: a terminal's Ctrl+C reaches the workers and their supervisor, which then asks them
+  // to stop too: a worker already draining ignores that, so that its requests finish.
+  if (slot !== null) for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => {})
   if (slot === null) env.stderr.write('frontdesk: stopping (letting requests in flight finish)\n')
   await running.stop()
   log.flush()
   // Hint: the channel to the supervisor would keep a worker alive.
   if (slot !== null) cluster.worker?.disconnect()
+}
+
+/** How often a failing rate-limit store is reported, at most. */
+const RATE_LIMIT_TROUBLE_EVERY_MS = 60_000
+
+/** Reports a failing rate-limit store on stderr, at most once a minute (each failure makes the process limit alone for a second). */
+function rateLimitTrouble(env: CliEnv): (error: unknown) => void {
+  let reportedAt = Number.NEGATIVE_INFINITY
+  let since = 0
+  return (error) => {
+    since++
+    const now = Date.now()
+    if (now - reportedAt < RATE_LIMIT_TROUBLE_EVERY_MS) return
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error
+    env.stderr.write(`frontdesk: the rate-limit store failed ${since} time(s), limiting in this process alone meanwhile: ${cause instanceof Error ? cause.message : String(cause)}\n`)
+    reportedAt = now
+    since = 0
+  }
 }
 
 /** The number of server processes `--workers` asks for: `auto` is one per core. */

@@ -146,6 +146,11 @@ test('requests arriving while a step is under way wait for it instead of each ta
   assert.ok(store.steps <= 6, `${store.steps} steps for 50 requests at once`)
   for (const state of states) assert.ok(state.remaining <= state.limit && state.remaining >= 2_000 - 50 - 125, JSON.stringify(state))
   await limiter.close()
+  // More requests waiting than one lease may hold (1/16 of a bucket of 200): steps follow one another until all are served.
+  const small = new RateLimiter(clock, { store })
+  const served = await Promise.all(Array.from({ length: 50 }, () => small.take('key:small', 100)))
+  assert.is(served.filter((state) => state.allowed).length, 50)
+  await small.close()
 })
 
 test('leased tokens left unused go back to the shared bucket; close gives back the rest', async () => {

@@ -131,17 +131,19 @@ export class RateLimiter {
   /** Takes one token from `name`'s bucket refilling at `rate` per second, if it has one. */
   async take(name: string, rate: number): Promise<RateLimitState> {
     if (rate <= 0) return UNLIMITED
+    // Hint: the request's own moment: what it is told describes the bucket right after its take.
+    const now = this.#clock.now()
     const lease = this.#lease(name, { rate, capacity: rate * this.#burstFactor })
-    for (let round = 0; ; round++) {
-      const now = this.#clock.now()
+    for (;;) {
       if (lease.tokens >= 1) {
         lease.tokens -= 1
         lease.used += 1
         return this.#estimate(lease, true, now)
       }
-      if (this.#closed || now < this.#downUntil) return this.#alone(lease, now)
-      if (now < lease.blockedUntil || round >= 4) return this.#estimate(lease, false, now)
-      if (lease.pending === null) lease.pending = this.#refill(name, lease, now)
+      if (this.#closed || this.#clock.now() < this.#downUntil) return this.#alone(lease, this.#clock.now())
+      // Hint: ends the loop: every step either leaves tokens or sets `blockedUntil` past `now`.
+      if (now < lease.blockedUntil) return this.#estimate(lease, false, now)
+      if (lease.pending === null) lease.pending = this.#refill(name, lease, this.#clock.now())
       lease.waiting += 1
       try {
         await lease.pending
@@ -233,8 +235,10 @@ export class RateLimiter {
       }
       lease.tokens += answer.taken
       this.#synced(lease, answer, now)
-      // Hint: fewer than asked means the bucket is empty: no whole token before the next one refills.
-      if (answer.taken < count) lease.blockedUntil = now + ((1 - answer.tokens) * 1000) / lease.policy.rate
+      // Hint: fewer than asked means the bucket is empty: no whole token before the next one
+      // refills (at least 1 ms on: a bucket a rounding error short of a token must not be asked
+      // again and again within the same moment).
+      if (answer.taken < count) lease.blockedUntil = now + Math.max(1, ((1 - answer.tokens) * 1000) / lease.policy.rate)
     } catch (error) {
       this.#downUntil = this.#clock.now() + STORE_DOWN_MS
       this.#onStoreError(error)
@@ -245,14 +249,18 @@ export class RateLimiter {
     }
   }
 
-  /** Tokens to lease: 1 from a process-wide store; from a shared one, enough for the last `LEASE_HORIZON_MS` of demand. */
+  /**
+   * Tokens to take: from a process-wide store one per request waiting; from a shared one enough
+   * for the last `LEASE_HORIZON_MS` of demand, and at least the requests waiting, within a
+   * sixteenth of the bucket.
+   */
   #leaseSize(lease: Lease, now: number): number {
-    if (!this.#shared) return 1
+    const waiting = lease.waiting + 1
+    if (!this.#shared) return waiting
     const most = Math.max(1, Math.floor(lease.policy.capacity * LEASE_SHARE))
     const lasted = now - lease.leasedAt
-    if (!(lasted < Number.POSITIVE_INFINITY)) return 1
-    const demand = lease.used + lease.waiting + 1
-    return Math.min(most, Math.max(1, Math.ceil((demand * LEASE_HORIZON_MS) / Math.max(1, lasted))))
+    const recent = lasted < Number.POSITIVE_INFINITY ? Math.ceil(((lease.used + waiting) * LEASE_HORIZON_MS) / Math.max(1, lasted)) : 1
+    return Math.min(most, Math.max(waiting, recent))
   }
 
   #synced(lease: Lease, step: BucketStep, now: number): void {
