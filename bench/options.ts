@@ -26,13 +26,15 @@ export interface BenchOptions {
   build: boolean
   /** Build the SQLite FTS5 reference and time it beside the engine (`--no-fts`: not). */
   fts: boolean
-  /** Further `frontdesk serve` flags, e.g. `--serve-flags "--workers 2"` once serve has them. */
+  /** Further `frontdesk serve` flags, e.g. `--serve-flags "--max-connections 0"`. */
   serveFlags: string[]
+  /** Server processes (`frontdesk serve --workers N`). Default 1 (one process, no supervisor). */
+  workers: number
 }
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
-                 [--no-fts] [--serve-flags "FLAGS"]`
+                 [--no-fts] [--serve-flags "FLAGS"] [--workers N]`
 
 /** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors and 22 scenarios. */
 const LOADS = 29
@@ -55,6 +57,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-access-log': { type: 'boolean' },
       'no-fts': { type: 'boolean' },
       'serve-flags': { type: 'string' },
+      workers: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -89,5 +92,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     accessLog: values['no-access-log'] !== true,
     fts: values['no-fts'] !== true,
     serveFlags: (values['serve-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
+    workers: Math.round(number('workers', values.workers, 1, 1, 64)),
   }
 }

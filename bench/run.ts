@@ -147,7 +147,13 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
   const cert = await ensureDevCert(join(dir, '.frontdesk'))
 
   const nodeFlags = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')] : []
-  const serveFlags = [...(options.accessLog ? [] : ['--no-access-log']), ...options.serveFlags]
+  const serveFlags = [
+    ...(options.accessLog ? [] : ['--no-access-log']),
+    ...(options.workers > 1 ? ['--workers', String(options.workers)] : []),
+    // Hint: the load generator is one client address; past 64 connections the per-address limit would refuse it.
+    ...(options.connections > 64 ? ['--max-connections-per-address', '0'] : []),
+    ...options.serveFlags,
+  ]
   /** Starts serve and waits for the first correct search answer. */
   const start = async (what: string) => {
     log(`${what} frontdesk serve…`)

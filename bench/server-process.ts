@@ -29,11 +29,7 @@ export function startServe(dbPath: string, nodeFlags: string[], serveFlags: stri
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   }))
-  let out = ''
   let err = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8')
-  })
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`frontdesk serve did not start within ${timeoutMs / 1000} s. stderr: ${err.slice(-2000)}`)), timeoutMs)
     const early = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -41,19 +37,20 @@ export function startServe(dbPath: string, nodeFlags: string[], serveFlags: stri
       reject(new Error(`frontdesk serve exited (${code ?? signal}) before serving. stderr: ${err.slice(-2000)}`))
     }
     child.once('exit', early)
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8')
-      const match = /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(out)
+    // Hint: stdout carries only the access log (one line per request): drained, nothing kept.
+    child.stdout?.resume()
+    let served = false
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8')
+      // Hint: the "serving" line is on stderr (with `--workers`, once every worker listens).
+      const match = served ? null : /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(err)
       if (match?.[1] !== undefined) {
+        served = true
         clearTimeout(timer)
         child.off('exit', early)
-        // Hint: from now on stdout carries the access log (one line per request): drain it, keep nothing.
-        child.stdout?.off('data', onData)
-        child.stdout?.resume()
         resolve({ child, origin: match[1], spawnedAt, listeningMs: performance.now() - spawnedAt, stderr: () => err })
       }
-    }
-    child.stdout?.on('data', onData)
+    })
   })
 }
 

@@ -2,3 +2,4 @@ export { openPostgresStore, POSTGRES_DEFAULTS, PostgresStore, WRITER_LOCK } from
 export type { PostgresStoreOptions } from './postgres-store.ts'
 export { MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION, migrate, schemaVersion } from './migrations/migrate.ts'
 export { redactUrl } from './connection/storage-error.ts'
+export { PostgresRateLimits } from './postgres-rate-limits.ts'

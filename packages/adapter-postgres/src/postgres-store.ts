@@ -13,6 +13,7 @@ import { StateWatch } from './connection/state-watch.ts'
 import type { StoreState } from './connection/state-watch.ts'
 import { toStorageError } from './connection/storage-error.ts'
 import { migrate } from './migrations/migrate.ts'
+import { PostgresRateLimits } from './postgres-rate-limits.ts'
 import { listContents } from './query/list-contents.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { selectCategories, selectCategory, selectCategoryByCode } from './records/categories.ts'
@@ -143,6 +144,8 @@ function urlSettings(url: string): { poolSize?: number; connectTimeoutMs?: numbe
 export class PostgresStore implements Store {
   /** Several machines may share the database; no bulk-load mode (items are always written in batches). */
   readonly capabilities: StoreCapabilities = { scope: 'network' }
+  /** The rate limits' token buckets, shared by every process on the database. */
+  readonly rateLimits: PostgresRateLimits
 
   readonly #db: Database
   readonly #watch: StateWatch
@@ -164,6 +167,7 @@ export class PostgresStore implements Store {
     this.#watch.start()
     this.#memo = new GenerationMemo(this.#watch)
     this.#inquiries = new GroupCommit(this.#db)
+    this.rateLimits = new PostgresRateLimits(this.#db)
   }
 
   // ── content model (reads; writes go through `transaction`)

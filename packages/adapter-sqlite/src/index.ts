@@ -1,3 +1,5 @@
-export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CHANGE_LOG_RETENTION, openSqliteStore, SqliteStore } from './sqlite-store.ts'
+export { DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_CHANGE_LOG_RETENTION, defaultRateLimitsPath, openSqliteStore, SqliteStore } from './sqlite-store.ts'
+export { RATE_LIMITS_SCHEMA_VERSION, SqliteRateLimits } from './rate-limits/sqlite-rate-limits.ts'
+export type { SqliteRateLimitsOptions } from './rate-limits/sqlite-rate-limits.ts'
 export type { SqliteStoreOptions } from './sqlite-store.ts'
 export { MIGRATIONS, SCHEMA_VERSION, migrate, schemaVersion } from './migrations/migrate.ts'

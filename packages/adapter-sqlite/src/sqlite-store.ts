@@ -15,6 +15,7 @@ import { GroupCommit } from './connection/group-commit.ts'
 import { WriteGate } from './connection/write-gate.ts'
 import type { CommitDurability } from './connection/write-gate.ts'
 import { migrate } from './migrations/migrate.ts'
+import { SqliteRateLimits } from './rate-limits/sqlite-rate-limits.ts'
 import { listContentsPage, tagLookup } from './query/list-page.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { currentPosition, readChanges } from './records/change-feed.ts'
@@ -62,6 +63,12 @@ export interface SqliteStoreOptions {
    * same answers, slower. Default true, unless the environment variable `FRONTDESK_NO_MEMO` is `1`.
    */
   memo?: boolean
+  /**
+   * The file of the rate limits' token buckets, shared by every process on this database
+   * (`Store.rateLimits`, see `SqliteRateLimits`). Default `<path>.rate-limits`; `null`: none
+   * (each process then limits alone). A `:memory:` database has none.
+   */
+  rateLimitsPath?: string | null
 }
 
 /** Default of `SqliteStoreOptions.busyTimeoutMs`. */
@@ -69,6 +76,11 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 
 /** Default of `SqliteStoreOptions.changeLogRetention`. */
 export const DEFAULT_CHANGE_LOG_RETENTION = 100_000
+
+/** Where a database's rate-limit buckets are kept by default: `<path>.rate-limits`; `null` for a database that is no file. */
+export function defaultRateLimitsPath(path: string): string | null {
+  return path === '' || path === ':memory:' || path.startsWith('file:') ? null : `${path}.rate-limits`
+}
 
 /**
  * Opens (creating and migrating when needed) a SQLite database file as frontdesk's store.
@@ -110,6 +122,9 @@ export class SqliteStore implements Store {
   #position: FeedPosition = '0'
   #positionVersion = -1
 
+  /** The rate limits' token buckets, in a file of their own beside the database; `undefined` for `rateLimitsPath: null`. */
+  readonly rateLimits?: SqliteRateLimits
+
   /** Every process on this machine opening the file shares its state; a first import may load in bulk. */
   readonly capabilities: StoreCapabilities = { bulkLoad: true, scope: 'machine' }
 
@@ -135,6 +150,8 @@ export class SqliteStore implements Store {
       insertInquiryRow(this.#writer, record)
       if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.response)
     }, this.#inquiryBusyTimeoutMs)
+    const limitsPath = options.rateLimitsPath === undefined ? defaultRateLimitsPath(options.path) : options.rateLimitsPath
+    if (limitsPath !== null) this.rateLimits = new SqliteRateLimits({ path: limitsPath })
     this.#remembersRevisions = options.memo ?? process.env['FRONTDESK_NO_MEMO'] !== '1'
     this.#memo = this.#remembersRevisions ? new DataVersionMemo(this.#reader) : READ_AFRESH
   }
@@ -378,6 +395,7 @@ export class SqliteStore implements Store {
     }
     this.#reader.db.close()
     this.#writer.db.close()
+    await this.rateLimits?.close()
   }
 
   #read<T>(step: () => T): Promise<T> {

@@ -22,6 +22,8 @@ export interface AccessLogEntry {
   remote_address: string | null
   /** `true` when the connection closed before the response was completely sent. */
   aborted?: true
+  /** Which worker process answered (`frontdesk serve --workers`: 1 to N); set by whoever runs several. */
+  worker?: number
 }
 
 /** Receives every access-log entry. A throwing callback is ignored (it never fails a request). */

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -12,7 +12,7 @@ import type { CliEnv } from '../env.ts'
 import { bufferOutput } from '../env.ts'
 import { main } from '../main.ts'
 import type { ServeOptions } from './serve.ts'
-import { serve } from './serve.ts'
+import { parseWorkers, serve, startServer, workerCount } from './serve.ts'
 
 let dir: string
 
@@ -217,6 +217,31 @@ test('serve keeps the search snapshots in its search directory (built at start),
   await server.stop()
   assert.ok(readdirSync(join(dir, 'snapshots')).some((name) => name.endsWith('.index')))
   assert.not.ok(existsSync(`${db}.search`))
+})
+
+test('a server told to only read the snapshots (the workers after the first) restores them and never writes one', async () => {
+  const db = join(dir, 'site.db')
+  await seeded(db)
+  const snapshots = join(dir, 'snapshots')
+  const reader = await startServer(db, { behindProxy: true }, { port: 0, searchDir: snapshots, snapshots: 'read' })
+  await reader.stop()
+  assert.not.ok(existsSync(snapshots), 'nothing written')
+  const writer = await startServer(db, { behindProxy: true }, { port: 0, searchDir: snapshots, snapshots: 'write', saveSnapshots: true })
+  await writer.stop()
+  const written = readdirSync(snapshots)
+  assert.ok(written.some((name) => name.endsWith('.index')))
+  const again = await startServer(db, { behindProxy: true }, { port: 0, searchDir: snapshots, snapshots: 'read' })
+  await again.stop()
+  assert.equal(readdirSync(snapshots), written)
+})
+
+test('--workers takes auto (one per core) or 1 to 256', () => {
+  assert.is(workerCount(undefined), 1)
+  assert.is(workerCount(3), 3)
+  assert.is(workerCount('auto'), availableParallelism())
+  assert.is(parseWorkers('auto'), 'auto')
+  assert.is(parseWorkers('4'), 4)
+  for (const bad of ['0', '-1', '1.5', 'two', '257', '']) assert.throws(() => parseWorkers(bad), /auto \(one per core\) or an integer from 1 to 256/, bad)
 })
 
 test('serve --dev-cert creates the certificate beside the database once', async () => {

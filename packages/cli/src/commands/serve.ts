@@ -1,13 +1,18 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError, Option } from 'commander'
+import cluster from 'node:cluster'
 import { readFileSync } from 'node:fs'
 import type * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { availableParallelism } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import type { Frontdesk, Store } from '@frontdesk/core'
+import type { Frontdesk, SnapshotStore, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
 import type { AccessLogger, ServerTransport, TlsMaterialProblem } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
+import { errorLine } from '../error-line.ts'
+import { writeAtomicLines } from '../io/atomic-lines.ts'
+import { tellSupervisor, workerSlotOf } from '../serve/worker-messages.ts'
 import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
 import { publicAddressesOf } from '../net/private-address.ts'
 import { parseRateLimit } from './key.ts'
@@ -43,6 +48,12 @@ export interface ServeOptions {
   maxConnections?: number
   /** Connections held at once from one client address (IPv6: one /64; trusted proxies exempt). Default 64; 0 = no limit. */
   maxConnectionsPerAddress?: number
+  /**
+   * Server processes sharing the port (`auto`: one per core, `os.availableParallelism()`).
+   * Default 1: this process serves. With more, this process supervises that many workers
+   * (node:cluster), each running this same command; see `superviseWorkers`.
+   */
+  workers?: number | 'auto'
 }
 
 /** A running server over an open database. */
@@ -60,6 +71,8 @@ export interface RunningServer {
 export const DEFAULT_PORT = 8443
 /** How long a stopping server waits for requests in flight. */
 const DRAIN_MS = 10_000
+/** How often the snapshot writer of `serve --workers` saves the snapshots that changed. */
+const SAVE_SNAPSHOTS_MS = 5 * 60_000
 
 /**
  * Where `--dev-cert` keeps its certificate: `.frontdesk/` beside the database file, or in the
@@ -126,6 +139,20 @@ export async function startServer(
     maxConnections?: number
     maxConnectionsPerAddress?: number
     searchDir?: string
+    /**
+     * What this process does with the search snapshots: `write` (default) restores them and
+     * saves them after building and on stop; `read` only restores them (the workers of
+     * `serve --workers` but the first, so that one process per machine writes them).
+     */
+    snapshots?: 'write' | 'read'
+    /**
+     * Save every tenant's snapshot once the index is ready, and every 5 minutes when it changed,
+     * so that processes started later (the other workers, replacements) restore it rather
+     * than catch up or build. Default false (a single server saves on stop).
+     */
+    saveSnapshots?: boolean
+    /** Told when the shared rate-limit store fails (the process then limits alone for a second). */
+    onRateLimitStoreError?: (error: unknown) => void
   },
 ): Promise<RunningServer> {
   const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer }] = await Promise.all([
@@ -134,11 +161,26 @@ export async function startServer(
     import('@frontdesk/http'),
   ])
   const store = await openStore(dbPath)
-  const search = createSearchEngine({ store, snapshots: directorySnapshots(options.searchDir ?? defaultSearchDir(dbPath)) })
+  const directory = directorySnapshots(options.searchDir ?? defaultSearchDir(dbPath))
+  const search = createSearchEngine({ store, snapshots: options.snapshots === 'read' ? readOnlySnapshots(directory) : directory })
   try {
-    const frontdesk = createFrontdesk({ store, search, ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }) })
+    const frontdesk = createFrontdesk({
+      store,
+      search,
+      ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
+      ...(options.onRateLimitStoreError === undefined ? {} : { onRateLimitStoreError: options.onRateLimitStoreError }),
+    })
     // Hint: building the index now keeps the first search request fast.
     await search.warmUp()
+    let saving: ReturnType<typeof setInterval> | null = null
+    if (options.saveSnapshots === true) {
+      const save = async () => {
+        for (const tenant of await store.listTenants()) await search.saveSnapshot(tenant.id)
+      }
+      await save()
+      saving = setInterval(() => void save().catch(() => undefined), SAVE_SNAPSHOTS_MS)
+      saving.unref()
+    }
     const server = createServer(frontdesk, transport, {
       ...(options.onAccess === undefined ? {} : { onAccess: options.onAccess }),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
@@ -153,7 +195,10 @@ export async function startServer(
       frontdesk,
       store,
       async stop(drainMs = DRAIN_MS) {
+        if (saving !== null) clearInterval(saving)
         await drain(server, drainMs)
+        // Hint: rate-limit tokens this process leased and did not use go back before the store closes.
+        await frontdesk.close()
         await search?.close()
         await store.close()
       },
@@ -163,6 +208,11 @@ export async function startServer(
     await store.close()
     throw error
   }
+}
+
+/** `snapshots` restored from but never written (`write` answers "could not"). */
+export function readOnlySnapshots(snapshots: SnapshotStore): SnapshotStore {
+  return { read: (name) => snapshots.read(name), write: async () => false }
 }
 
 async function listen(server: http.Server, host: string, port: number, fallbacks: number): Promise<number> {
@@ -233,34 +283,103 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
 
 /**
  * `frontdesk serve`: serves the API on the database until SIGINT/SIGTERM (or `signal`), then
- * shuts down gracefully. Prints the URL once listening.
+ * shuts down gracefully. Prints the URL once listening. With `workers` above 1 this process
+ * supervises that many worker processes running this same command (`superviseWorkers`), so it
+ * must run as the `frontdesk` program (the workers are started from `process.argv`).
  */
 export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const port = options.port ?? DEFAULT_PORT
+  const slot = workerSlotOf(env.vars)
   const { transport } = await transportOf(options, dbPath, env.cwd)
   const host = options.host ?? '127.0.0.1'
-  if ('behindProxy' in transport) await checkProxyBind(host, options.allowPublicBind === true, env)
-  const { createLineBuffer, formatAccessLog } = await import('@frontdesk/http')
-  // Hint: lines are written together once per event-loop turn, not one synchronous write per request.
-  const log = createLineBuffer((text) => env.stdout.write(text))
-  const onAccess: AccessLogger | undefined = options.accessLog === false ? undefined : (entry) => log.push(formatAccessLog(entry))
-  const running = await startServer(dbPath, transport, {
-    host,
-    port,
-    ...(onAccess === undefined ? {} : { onAccess }),
-    ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
-    ...(options.searchDir === undefined ? {} : { searchDir: options.searchDir }),
-    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
-    ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
-  })
+  if (slot === null && 'behindProxy' in transport) await checkProxyBind(host, options.allowPublicBind === true, env)
   const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
-  // Hint: one format per stream: stdout carries the JSON access log only, so a log pipeline
-  // reads every line of it as JSON; what is said to the operator goes to stderr.
-  env.stderr.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
+  const count = slot === null ? workerCount(options.workers) : 1
+  if (count > 1) {
+    const { superviseWorkers } = await import('../serve/supervise-workers.ts')
+    return superviseWorkers({ count, mode, untilStopped: () => untilStopped(signal) }, env)
+  }
+  const { createLineBuffer, formatAccessLog } = await import('@frontdesk/http')
+  // Hint: lines are written together once per event-loop turn, not one synchronous write per
+  // request; a worker's in writes that land whole, as its siblings share the same stdout.
+  const log = createLineBuffer(slot === null ? (text) => env.stdout.write(text) : (text) => writeAtomicLines(env.stdout, text))
+  const onAccess: AccessLogger | undefined =
+    options.accessLog === false
+      ? undefined
+      : slot === null
+        ? (entry) => log.push(formatAccessLog(entry))
+        : (entry) => {
+            entry.worker = slot
+            log.push(formatAccessLog(entry))
+          }
+  let running: RunningServer
+  try {
+    running = await startServer(dbPath, transport, {
+      host,
+      port,
+      ...(onAccess === undefined ? {} : { onAccess }),
+      ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
+      ...(options.searchDir === undefined ? {} : { searchDir: options.searchDir }),
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
+      onRateLimitStoreError: rateLimitTrouble(env),
+      // Hint: one snapshot writer per machine: worker 1, which also brings them up to date before the others start.
+      ...(slot === null ? {} : slot === 1 ? { snapshots: 'write', saveSnapshots: true } : { snapshots: 'read' }),
+    })
+  } catch (error) {
+    if (slot === null) throw error
+    // Hint: the supervisor prints the one error line; this worker leaves quietly.
+    await tellSupervisor({ frontdesk: 'failed', message: errorLine(error) })
+    process.exit(1)
+  }
+  if (slot === null) {
+    // Hint: one format per stream: stdout carries the JSON access log only, so a log pipeline
+    // reads every line of it as JSON; what is said to the operator goes to stderr.
+    env.stderr.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
+  } else {
+    await tellSupervisor({ frontdesk: 'ready', url: running.url })
+  }
   await untilStopped(signal)
-  env.stderr.write('frontdesk: stopping (letting requests in flight finish)\n')
+  // Hint: a terminal's Ctrl+C reaches the workers and their supervisor, which then asks them
+  // to stop too: a worker already draining ignores that, so that its requests finish.
+  if (slot !== null) for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => {})
+  if (slot === null) env.stderr.write('frontdesk: stopping (letting requests in flight finish)\n')
   await running.stop()
   log.flush()
+  // Hint: the channel to the supervisor would keep a worker alive.
+  if (slot !== null) cluster.worker?.disconnect()
+}
+
+/** How often a failing rate-limit store is reported, at most. */
+const RATE_LIMIT_TROUBLE_EVERY_MS = 60_000
+
+/** Reports a failing rate-limit store on stderr, at most once a minute (each failure makes the process limit alone for a second). */
+function rateLimitTrouble(env: CliEnv): (error: unknown) => void {
+  let reportedAt = Number.NEGATIVE_INFINITY
+  let since = 0
+  return (error) => {
+    since++
+    const now = Date.now()
+    if (now - reportedAt < RATE_LIMIT_TROUBLE_EVERY_MS) return
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error
+    env.stderr.write(`frontdesk: the rate-limit store failed ${since} time(s), limiting in this process alone meanwhile: ${cause instanceof Error ? cause.message : String(cause)}\n`)
+    reportedAt = now
+    since = 0
+  }
+}
+
+/** The number of server processes `--workers` asks for: `auto` is one per core. */
+export function workerCount(workers: number | 'auto' | undefined): number {
+  if (workers === 'auto') return Math.max(1, availableParallelism())
+  return Math.max(1, workers ?? 1)
+}
+
+/** Parses `--workers`: `auto`, or an integer from 1 to 256. */
+export function parseWorkers(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto'
+  const count = Number(value)
+  if (!/^\d+$/.test(value) || count < 1 || count > 256) throw new InvalidArgumentError('must be auto (one per core) or an integer from 1 to 256')
+  return count
 }
 
 /** Registers `serve`. */
@@ -283,6 +402,7 @@ export function register(program: Command, env: CliEnv): void {
       new Option('--max-connections-per-address <n>', 'connections held at once from one client address (IPv6: per /64; trusted proxies exempt) (default: 64, 0 = no limit)').argParser(parseCount),
     )
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
+    .addOption(new Option('--workers <n>', 'server processes sharing the port: a number, or auto for one per core (default: 1)').argParser(parseWorkers))
     .addHelpText('after', SERVE_HELP)
     .action((options: ServeOptions, command: Command) => {
       const dbPath = dbPathOf(command, env)
@@ -317,8 +437,14 @@ told it to wait (Retry-After) has that connection closed.
 
 Output: stdout carries only the access log, one JSON line per request (time, request_id,
 tenant, key_id, method, path with preview tokens redacted, status, duration_ms, bytes,
-remote_address); never a key or a token. Everything else goes to stderr as plain text:
-"serving …" and "stopping …", storage troubles and unexpected errors (with their request id).
+remote_address; worker with --workers); never a key or a token. Everything else goes to
+stderr as plain text: "serving …" and "stopping …", storage troubles and unexpected errors
+(with their request id).
+
+Workers: --workers N (or auto, one per core) runs N server processes sharing the port: this
+process supervises them, replaces one that dies, and stops them all on SIGTERM. Worker 1
+restores or builds the search index and writes its snapshots; the others restore them. Rate
+limits hold for all processes on the database together; the access log gains "worker" (1-N).
 
 Signals: SIGTERM or SIGINT stops accepting connections, lets requests in flight finish
 (at most 10 s), closes the database and exits with code 0.

@@ -1,6 +1,7 @@
 import type { RequiredPermission } from '../auth/permissions.ts'
 import type { Credentials, Principal } from '../auth/principal.ts'
 import { authenticate } from '../auth/authenticate.ts'
+import { ProcessRateLimits } from '../auth/process-rate-limits.ts'
 import { DEFAULT_RATE_LIMIT, RateLimiter } from '../auth/rate-limiter.ts'
 import type { ResponseCacheOptions } from '../cache/response-cache.ts'
 import { ResponseCache } from '../cache/response-cache.ts'
@@ -10,6 +11,7 @@ import { listCategories } from '../content/list-categories.ts'
 import { listContents } from '../content/list-contents.ts'
 import { createInquiry } from '../inquiry/create-inquiry.ts'
 import { listInquiryCategories } from '../inquiry/list-inquiry-categories.ts'
+import type { RateLimitStore } from '../port/rate-limit-store.ts'
 import type { SearchPort } from '../port/search.ts'
 import type { Store } from '../port/store.ts'
 import { searchContents } from '../search/search-contents.ts'
@@ -47,6 +49,14 @@ export interface FrontdeskOptions {
    * Default 100 (CONTRACT §3); 0 makes such keys unlimited.
    */
   defaultRateLimit?: number
+  /**
+   * Where the token buckets of the rate limits live. Default: the store's own
+   * (`Store.rateLimits`), shared by every process on the same database, so that a key's limit
+   * holds for all of them together; else this process's memory (`ProcessRateLimits`).
+   */
+  rateLimits?: RateLimitStore
+  /** Called when the shared rate-limit store fails (each process then limits alone for a second). Default: ignore. */
+  onRateLimitStoreError?: (error: unknown) => void
 }
 
 /**
@@ -62,7 +72,10 @@ export function createFrontdesk(options: FrontdeskOptions) {
     cache: new ResponseCache(clock, options.cache),
     hooks: options.hooks ?? {},
     search: options.search ?? null,
-    rateLimiter: new RateLimiter(clock),
+    rateLimiter: new RateLimiter(clock, {
+      store: options.rateLimits ?? options.store.rateLimits ?? new ProcessRateLimits(),
+      ...(options.onRateLimitStoreError === undefined ? {} : { onStoreError: options.onRateLimitStoreError }),
+    }),
     failedAuthRate: options.failedAuthRate ?? DEFAULT_FAILED_AUTH_RATE,
     defaultRateLimit: options.defaultRateLimit ?? DEFAULT_RATE_LIMIT,
     secrets: new InstanceSecrets(options.store),
@@ -81,6 +94,12 @@ export function createFrontdesk(options: FrontdeskOptions) {
     listInquiryCategories: (p: Principal) => listInquiryCategories(context, p),
     /** Whether the store and the search engine answer (within 2 s by default); see `checkHealth`. Needs no key. */
     health: (options?: HealthOptions) => checkHealth(context.store, context.search, options),
+    /**
+     * Gives back the rate-limit tokens this process leased and not used, so that other
+     * processes get them at once. Call it when stopping, before closing the store (which stays
+     * the caller's); requests after it are limited from this process's memory.
+     */
+    close: () => context.rateLimiter.close(),
   }
 }
 

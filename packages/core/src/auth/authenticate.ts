@@ -44,12 +44,12 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
   // A key with a bad shape or checksum is refused without touching storage.
   const parsed = parseApiKey(apiKey)
   const found = parsed === null ? null : await ctx.store.findApiKeyByHash(parsed.hash)
-  if (parsed === null || found === null) throw failedAuthentication(ctx, credentials.clientAddress)
+  if (parsed === null || found === null) throw await failedAuthentication(ctx, credentials.clientAddress)
   const { key, tenant } = found
   const caller = { tenant: tenant.code, keyId: key.id }
   if (key.kind !== 'tenant' || parsed.kind !== 'tenant') throw credentialNotAllowed(caller)
   if (key.disabled_at !== null) throw new AuthError('API_KEY_DISABLED', 'API key is disabled', { caller })
-  const rateLimit = ctx.rateLimiter.take(`key:${key.id}`, key.rate_limit ?? ctx.defaultRateLimit)
+  const rateLimit = await ctx.rateLimiter.take(`key:${key.id}`, key.rate_limit ?? ctx.defaultRateLimit)
   if (!rateLimit.allowed) throw new RateLimitedError(rateLimit.retryAfter, rateLimit, { caller })
   if (!hasPermission(key.permissions, required)) throw new ForbiddenError({ caller })
   await touch(ctx, key.id, key.last_used_at)
@@ -57,9 +57,9 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
 }
 
 /** The error for a key nobody holds: 401, or 429 once `address` has failed too often. */
-function failedAuthentication(ctx: Context, address: string | undefined): AuthError | RateLimitedError {
+async function failedAuthentication(ctx: Context, address: string | undefined): Promise<AuthError | RateLimitedError> {
   if (address !== undefined) {
-    const bucket = ctx.rateLimiter.take(`address:${address}`, ctx.failedAuthRate)
+    const bucket = await ctx.rateLimiter.take(`address:${address}`, ctx.failedAuthRate)
     if (!bucket.allowed) return new RateLimitedError(bucket.retryAfter)
   }
   return new AuthError('UNAUTHORIZED', 'Invalid API key')

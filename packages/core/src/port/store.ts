@@ -8,6 +8,7 @@ import type { TagRecord } from '../model/tag.ts'
 import type { Tenant } from '../model/tenant.ts'
 import type { ChangeFeed, FeedPosition } from './change-feed.ts'
 import type { ContentQuery } from './content-query.ts'
+import type { RateLimitStore } from './rate-limit-store.ts'
 import type { SearchSource } from './search-source.ts'
 
 /*
@@ -188,6 +189,13 @@ export interface StoreCapabilities {
 export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, InstanceSecretStore, ChangeFeed, SearchSource {
   /** What the store can do beyond the required port. */
   readonly capabilities: StoreCapabilities
+
+  /**
+   * Optional: token buckets every process opening this database shares (`RateLimitStore`), so
+   * that rate limits hold for all of them together; closed with the store. Without it each
+   * process limits alone.
+   */
+  readonly rateLimits?: RateLimitStore
 
   /**
    * Runs `work` in one all-or-nothing transaction: everything it writes commits together
