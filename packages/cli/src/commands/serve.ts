@@ -275,6 +275,8 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
       signal?.removeEventListener('abort', stop)
       done()
     }
+    // Hint: a signal aborted before the wait began never fires 'abort' again.
+    if (signal?.aborted === true) return done()
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
     signal?.addEventListener('abort', stop, { once: true })
