@@ -227,7 +227,9 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    signal?.addEventListener('abort', stop, { once: true })
+    // Hint: a signal aborted while the server was starting fires no more 'abort' events.
+    if (signal?.aborted === true) stop()
+    else signal?.addEventListener('abort', stop, { once: true })
   })
 }
 
@@ -249,7 +251,8 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
     port,
     ...(onAccess === undefined ? {} : { onAccess }),
     ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
-    ...(options.searchDir === undefined ? {} : { searchDir: options.searchDir }),
+    // Hint: the default of a PostgreSQL database lies in the working directory, the caller's (env.cwd), not the process's.
+    searchDir: options.searchDir ?? defaultSearchDir(dbPath, env.cwd),
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
     ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
   })
