@@ -53,6 +53,14 @@ test('an import leaves the snapshot up to date: the next start restores it and f
   assert.equal(await startLikeServe(f, 'harbour'), { sources: ['snapshot'], slugs: [] })
 })
 
+test('a start restores the snapshot and catches up with what was committed after it (the change feed)', async ({ f }) => {
+  assert.is((await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('a', 'Lighthouse keeper') })).code, 0)
+  // Written by another process after the snapshot: the import's own command without --search-dir elsewhere leaves the snapshot behind.
+  assert.is((await f.run(['import', '-', '--tenant', 'acme', '--search-dir', join(f.dir, 'elsewhere')], { stdin: category + content('b', 'Lighthouse lamp') + content('a', 'Harbour keeper') })).code, 0)
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['snapshot'], slugs: ['b'] })
+  assert.equal(await startLikeServe(f, 'harbour'), { sources: ['snapshot'], slugs: ['a'] })
+})
+
 test('a first import is indexed while it writes: its snapshot is the one a build from the database writes, byte for byte', async ({ f }) => {
   const records = [category, line({ kind: 'tag', name: 'harbour news' })]
   for (let i = 0; i < 60; i++) records.push(line({ kind: 'content', slug: `item-${i}`, title: `Lighthouse ${i} keeper`, summary: i % 3 === 0 ? 'オフィス移転のお知らせ' : '', body: `<p>body ${i} lamp</p>`, category_code: 'news', status: 'published', published_at: '2025-01-01T00:00:00Z', tags: i % 2 === 0 ? ['harbour news'] : [] }))
