@@ -3,8 +3,9 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { ContentRecord } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
-import { openTestStore } from './testing/test-database.ts'
+import { admin, openTestStore } from './testing/test-database.ts'
 import type { PostgresStore } from './postgres-store.ts'
+import { openPostgresStore } from './postgres-store.ts'
 
 interface World {
   store: PostgresStore
@@ -83,6 +84,29 @@ test('a rolled-back bulk transaction leaves the indexes and no item', async (wor
   assert.instance(failure, Error)
   assert.equal(await indexNames(world.url), before)
   assert.is(await world.store.countItems(world.tenantId), 0)
+})
+
+test('a user who does not own the tables imports in bulk all the same, row by row (only the owner may drop indexes)', async (world) => {
+  const role = `fd_writer_${process.pid}_${Date.now()}`
+  await admin(world.url, `CREATE ROLE ${role} LOGIN PASSWORD 'writer'`)
+  await admin(world.url, `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`)
+  const url = new URL(world.url)
+  url.username = role
+  url.password = 'writer'
+  const other = await openPostgresStore({ url: url.toString() })
+  try {
+    let locked = true
+    await other.transaction(async (tx) => {
+      for (let i = 0; i < 1_200; i++) await tx.putContent(aContent(world.tenantId, `cnt_${i}`, 'cat_1', { slug: `item-${i}` }))
+      locked = await tableLocked(world.url)
+    }, { bulk: true })
+    assert.not.ok(locked)
+    assert.is(await other.countItems(world.tenantId), 1_200)
+  } finally {
+    await other.close()
+    await admin(world.url, `DROP OWNED BY ${role}`)
+    await admin(world.url, `DROP ROLE ${role}`)
+  }
 })
 
 test('new items written by COPY read back exactly: tabs, newlines, backslashes, "\\N", quotes, tags and fields, a null date', async (world) => {

@@ -20,10 +20,14 @@ const BUILD_MEMORY = '256MB'
  * lock until the commit: readers of `contents` in other sessions wait for the import (a new
  * database has nothing to show them). Returns `null` (nothing dropped) when there are items
  * already: rebuilding indexes over a large table for a small import would cost more than it
- * saves, and readers would wait.
+ * saves, and readers would wait; and when the session's user does not own the table (only its
+ * owner may drop and create its indexes).
  */
 export async function deferIndexes(sql: Sql): Promise<DeferredIndexes | null> {
   if ((await sql.rows('SELECT 1 FROM contents LIMIT 1')).length > 0) return null
+  // Hint: only the table's owner may drop and create its indexes; another user imports row by row.
+  const owner = await sql.rows<{ owns: boolean }>(`SELECT pg_has_role(c.relowner, 'USAGE') AS owns FROM pg_class c WHERE c.oid = 'contents'::regclass`)
+  if (owner[0]?.owns !== true) return null
   const rows = await sql.rows<{ name: string; statement: string }>(
     `SELECT i.relname AS name, pg_get_indexdef(x.indexrelid) AS statement
        FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
