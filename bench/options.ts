@@ -28,11 +28,19 @@ export interface BenchOptions {
   fts: boolean
   /** Further `frontdesk serve` flags, e.g. `--serve-flags "--workers 2"` once serve has them. */
   serveFlags: string[]
+  /**
+   * The store: `sqlite` (a file in the temporary directory, the default) or `postgres` (a
+   * throwaway PostgreSQL started as `npm test` does, with fsync on; or the server of a
+   * `postgres://` URL given instead, whose user may create databases).
+   */
+  store: 'sqlite' | 'postgres'
+  /** With `--store postgres://…`: the server to use instead of a throwaway one. */
+  postgresUrl: string | null
 }
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
-                 [--no-fts] [--serve-flags "FLAGS"]`
+                 [--no-fts] [--serve-flags "FLAGS"] [--store sqlite|postgres|postgres://URL]`
 
 /** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors and 22 scenarios. */
 const LOADS = 29
@@ -55,6 +63,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-access-log': { type: 'boolean' },
       'no-fts': { type: 'boolean' },
       'serve-flags': { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -75,6 +84,9 @@ export function parseOptions(argv: string[]): BenchOptions {
   const defaultTimeout = Math.round(300 + 0.012 * items + 0.3 * runs + LOADS * (duration + warmup + 5))
   const timeout = number('timeout', values.timeout, defaultTimeout, 10, 24 * 3600)
   const cpuProf = values['cpu-prof'] === true
+  const store = values.store ?? 'sqlite'
+  const postgresUrl = /^postgres(ql)?:\/\//i.test(store) ? store : null
+  if (store !== 'sqlite' && store !== 'postgres' && postgresUrl === null) throw new Error(`--store must be sqlite, postgres or a postgres:// URL\n${HELP}`)
   return {
     items,
     duration,
@@ -89,5 +101,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     accessLog: values['no-access-log'] !== true,
     fts: values['no-fts'] !== true,
     serveFlags: (values['serve-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
+    store: store === 'sqlite' ? 'sqlite' : 'postgres',
+    postgresUrl,
   }
 }

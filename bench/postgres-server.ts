@@ -16,18 +16,21 @@ export interface BenchPostgres {
   /** A superuser's URL (database `postgres`). */
   url: string
   pid: number
+  /** Its directory (the log is `postgres.log` there). */
+  dir: string
   stop(): Promise<void>
 }
 
 /**
  * Starts a throwaway PostgreSQL on 127.0.0.1 with fsync on and `BENCH_SERVER_SETTINGS`;
- * with `statements`, pg_stat_statements is loaded (created in each database that asks for it).
+ * with `statements`, pg_stat_statements is loaded (created in each database that asks for it);
+ * `settings` are more server settings.
  */
-export async function startBenchPostgres(statements = false): Promise<BenchPostgres> {
+export async function startBenchPostgres(statements = false, settings: Record<string, string> = {}): Promise<BenchPostgres> {
   // Hint: a path in a variable, so that no type checker follows it out of bench/.
   const script = new URL('../scripts/test-postgres.mjs', import.meta.url).href
   const { startTestPostgres } = (await import(script)) as {
     startTestPostgres: (options: { fsync: boolean; settings: Record<string, string> }) => Promise<BenchPostgres>
   }
-  return startTestPostgres({ fsync: true, settings: { ...BENCH_SERVER_SETTINGS, ...(statements ? { shared_preload_libraries: 'pg_stat_statements' } : {}) } })
+  return startTestPostgres({ fsync: true, settings: { ...BENCH_SERVER_SETTINGS, ...(statements ? { shared_preload_libraries: 'pg_stat_statements' } : {}), ...settings } })
 }

@@ -21,19 +21,19 @@ export interface ServeProcess {
 /**
  * Spawns the real server, `node packages/cli/bin/frontdesk.js serve --db FILE --dev-cert
  * --port 0` (the bundled CLI, as users run it), optionally with extra node flags (e.g.
- * `--cpu-prof`), and resolves once it prints the address it serves.
+ * `--cpu-prof`), in `cwd` (where `--dev-cert` keeps its certificate for a PostgreSQL database),
+ * and resolves once it prints the address it serves (on stderr).
  */
-export function startServe(dbPath: string, nodeFlags: string[], serveFlags: string[], timeoutMs: number): Promise<ServeProcess> {
+export function startServe(dbPath: string, nodeFlags: string[], serveFlags: string[], timeoutMs: number, cwd = ROOT): Promise<ServeProcess> {
   const spawnedAt = performance.now()
   const child = track(spawn(process.execPath, [...nodeFlags, CLI, 'serve', '--db', dbPath, '--dev-cert', '--port', '0', '--host', '127.0.0.1', ...serveFlags], {
-    cwd: ROOT,
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   }))
-  let out = ''
   let err = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8')
-  })
+  // Hint: stdout carries only the access log (one line per request): drained, nothing kept.
+  // The "serving …" line comes on stderr, with everything else said to the operator.
+  child.stdout?.resume()
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`frontdesk serve did not start within ${timeoutMs / 1000} s. stderr: ${err.slice(-2000)}`)), timeoutMs)
     const early = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -41,19 +41,17 @@ export function startServe(dbPath: string, nodeFlags: string[], serveFlags: stri
       reject(new Error(`frontdesk serve exited (${code ?? signal}) before serving. stderr: ${err.slice(-2000)}`))
     }
     child.once('exit', early)
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8')
-      const match = /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(out)
+    let serving = false
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8')
+      const match = serving ? null : /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(err)
       if (match?.[1] !== undefined) {
+        serving = true
         clearTimeout(timer)
         child.off('exit', early)
-        // Hint: from now on stdout carries the access log (one line per request): drain it, keep nothing.
-        child.stdout?.off('data', onData)
-        child.stdout?.resume()
         resolve({ child, origin: match[1], spawnedAt, listeningMs: performance.now() - spawnedAt, stderr: () => err })
       }
-    }
-    child.stdout?.on('data', onData)
+    })
   })
 }
 

@@ -114,11 +114,13 @@ export async function demo(options: DemoOptions, env: CliEnv, signal?: AbortSign
 /** The end of `frontdesk demo --help`: the global option it honours, and what it leaves behind. */
 export const DEMO_HELP = `
 Global option:
-  --db <path>    the demo database (default ${DEMO_DB}; $FRONTDESK_DB is never used,
-                 so that the demo cannot seed a real database by accident)
+  --db <database>  the demo database, a file or a postgres:// URL (default ${DEMO_DB};
+                   $FRONTDESK_DB is never used, so that the demo cannot seed a real
+                   database by accident)
 
 The self-signed certificate for localhost is kept in .frontdesk/ in the database's
-directory. Each run adds a new API key; the keys of earlier runs keep working.
+directory (for PostgreSQL, in .frontdesk/ of the working directory). Each run adds a new
+API key; the keys of earlier runs keep working.
 `
 
 /** Registers `demo`. */
