@@ -62,14 +62,18 @@ try {
     ms.sort((a, b) => a - b)
     console.log(`${label.padEnd(46)} median ${ms[Math.floor(ms.length / 2)]?.toFixed(2)} ms, max ${ms.at(-1)?.toFixed(2)} ms, ${count} items  (${query.slice(0, 110)})`)
   }
-  /** The query of page `n` of `query` (walked with its cursors). */
+  /** The query of page `n` of `query` (walked with its cursors), or of its last page when it has fewer. */
   const pageOf = async (query: string, n: number): Promise<string> => {
-    let cursor: string | null = null
+    let at = query
     for (let page = 1; page < n; page++) {
-      cursor = (await list(cursor === null ? query : `${query}&cursor=${encodeURIComponent(cursor)}`)).pagination.next_cursor
-      if (cursor === null) throw new Error(`${query} has fewer than ${n} pages`)
+      const cursor = (await list(at)).pagination.next_cursor
+      if (cursor === null) {
+        console.log(`(${query} has ${page} pages: its last one is timed)`)
+        break
+      }
+      at = `${query}&cursor=${encodeURIComponent(cursor)}`
     }
-    return cursor === null ? query : `${query}&cursor=${encodeURIComponent(cursor)}`
+    return at
   }
   const code = CATEGORY_CODES[0]
   const tag = dataset.facts.tags[0] ?? ''
@@ -77,7 +81,7 @@ try {
   const cases: [string, string][] = [
     ['list page 1 (newest first)', 'limit=20'],
     ['deep page by cursor: page 100 of 20', await pageOf('limit=20', 100)],
-    ['deep page by cursor: page 500 of 100 (item 50,000)', await pageOf('limit=100', 500)],
+    [`deep page by cursor: page ${Math.floor(items / 200)} of 100 (half way)`, await pageOf('limit=100', Math.floor(items / 200))],
     ['title order, page 1', 'limit=20&sort=title:asc'],
     ['one category', `limit=20&category_code=${code}`],
     ['category + common tag + field filter', `limit=20&${new URLSearchParams({ category_code: code, tags: tag, field_filters: `${fieldId(code, 'region')}:tokyo` })}`],

@@ -40,8 +40,15 @@ export async function deferIndexes(sql: Sql): Promise<DeferredIndexes | null> {
   return { statements: rows.map((row) => row.statement) }
 }
 
-/** Creates the indexes `deferIndexes` dropped, in the still-open transaction. */
+/**
+ * Creates the indexes `deferIndexes` dropped, in the still-open transaction, and gathers the
+ * statistics of the tables an import fills: the planner would otherwise know nothing of the
+ * rows until autovacuum comes by (up to a minute later), and takes every filter for a match of
+ * one row — 20,000 items: a category + tag + field filter read 12,000 items of the list order
+ * (55 ms) instead of the GIN indexes (2-12 ms).
+ */
 export async function restoreIndexes(sql: Sql, deferred: DeferredIndexes): Promise<void> {
   await sql.run(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`)
   for (const statement of deferred.statements) await sql.run(statement)
+  await sql.run('ANALYZE contents, categories, tags')
 }
