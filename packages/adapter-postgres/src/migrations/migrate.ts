@@ -2,9 +2,10 @@ import type pg from 'pg'
 import { UsageError } from '@frontdesk/core'
 import { V1_CORE_TABLES } from './v1-core-tables.ts'
 import { V2_INSTANCE_SECRETS } from './v2-instance-secrets.ts'
+import { V3_CATEGORY_FIELDS_INDEX } from './v3-category-fields-index.ts'
 
 /** The schema versions, in order: index + 1 is the version (`frontdesk_state.schema_version`) each one reaches. */
-export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_INSTANCE_SECRETS]
+export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_INSTANCE_SECRETS, V3_CATEGORY_FIELDS_INDEX]
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length
