@@ -5,7 +5,7 @@
  *
  *   node --conditions=source --import tsx bench/postgres-throughput.ts [--items N] [--seconds S]
  *        [--callers N] [--url postgres://…] [--only import|inquiries] [--statements] [--pregenerated]
- *        [--no-index]
+ *        [--no-index] [--no-bulk]
  *
  * Without --url a throwaway server is started (scripts/test-postgres.mjs) with fsync on and the
  * benchmark's server settings (`BENCH_SERVER_SETTINGS`); every connection commits with
@@ -13,6 +13,8 @@
  * (bench/dataset.ts, 1–2 KB HTML bodies, tags and five custom fields per category) streamed from
  * its generator into one `importRecords` transaction as `frontdesk import` does it: a bulk load,
  * the items analysed for search on a worker thread while they are written, the snapshot saved.
+ * --no-bulk imports without the bulk hint: indexes kept up row by row (what the store did before
+ * it declared bulkLoad), items by the unnest upsert as before (COPY needs no hint and stays).
  * --no-index imports without the search indexing alongside (then builds it from the database).
  * --pregenerated generates the records first (as `npm run bench` seeds), timing only the import.
  * --statements prints the statements that took the most time on the server (pg_stat_statements).
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     statements: { type: 'boolean' },
     pregenerated: { type: 'boolean' },
     'no-index': { type: 'boolean' },
+    'no-bulk': { type: 'boolean' },
   },
 })
 const items = Number(values.items)
@@ -77,7 +80,7 @@ try {
     const summary = await importRecords(context, {
       tenantCode: 'bench',
       records,
-      transaction: { bulk: true, ...(values['no-index'] === true ? {} : { observer: indexing.observer }) },
+      transaction: { bulk: values['no-bulk'] !== true, ...(values['no-index'] === true ? {} : { observer: indexing.observer }) },
     })
     const importSeconds = (performance.now() - started) / 1000
     const outcome = values['no-index'] === true ? 'none' : await indexing.finish()
