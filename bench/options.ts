@@ -31,16 +31,17 @@ export interface BenchOptions {
   /**
    * The store: `sqlite` (a file in the temporary directory, the default) or `postgres` (a
    * throwaway PostgreSQL started as `npm test` does, with fsync on; or the server of a
-   * `postgres://` URL given instead, whose user may create databases).
+   * `postgres://` URL given instead, whose user may create databases), or `both`: the run on
+   * SQLite, then on a throwaway PostgreSQL, and their figures side by side (`compare.ts`).
    */
-  store: 'sqlite' | 'postgres'
+  store: 'sqlite' | 'postgres' | 'both'
   /** With `--store postgres://…`: the server to use instead of a throwaway one. */
   postgresUrl: string | null
 }
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
-                 [--no-fts] [--serve-flags "FLAGS"] [--store sqlite|postgres|postgres://URL]`
+                 [--no-fts] [--serve-flags "FLAGS"] [--store sqlite|postgres|postgres://URL|both]`
 
 /** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors and 22 scenarios. */
 const LOADS = 29
@@ -86,7 +87,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   const cpuProf = values['cpu-prof'] === true
   const store = values.store ?? 'sqlite'
   const postgresUrl = /^postgres(ql)?:\/\//i.test(store) ? store : null
-  if (store !== 'sqlite' && store !== 'postgres' && postgresUrl === null) throw new Error(`--store must be sqlite, postgres or a postgres:// URL\n${HELP}`)
+  if (store !== 'sqlite' && store !== 'postgres' && store !== 'both' && postgresUrl === null) throw new Error(`--store must be sqlite, postgres, both or a postgres:// URL\n${HELP}`)
   return {
     items,
     duration,
@@ -101,7 +102,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     accessLog: values['no-access-log'] !== true,
     fts: values['no-fts'] !== true,
     serveFlags: (values['serve-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
-    store: store === 'sqlite' ? 'sqlite' : 'postgres',
+    store: store === 'sqlite' || store === 'both' ? store : 'postgres',
     postgresUrl,
   }
 }

@@ -345,6 +345,23 @@ const results: RunResults = {
   scenarios: [],
   checks: [],
 }
+if (options.store === 'both') {
+  // Each store's run is a process of its own with its own guards; this one only waits and compares.
+  const { runBoth } = await import('./compare.ts')
+  const args = process.argv.slice(2)
+  const without: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--store') i++
+    else if (!args[i]?.startsWith('--store=')) without.push(args[i] ?? '')
+  }
+  installGuards(2 * options.timeout * 1000, (reason) => log(`${reason}: stopping`))
+  await runBoth(without).catch((error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`)
+    process.exitCode = 1
+  })
+  await stopAll(2000)
+  process.exit()
+}
 installGuards(options.timeout * 1000, (reason) => {
   results.aborted = reason
   log(`${reason}: stopping`)
