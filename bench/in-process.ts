@@ -1,5 +1,4 @@
-import type { SqliteStore } from '@frontdesk/adapter-sqlite'
-import type { CategoryRecord, Principal, SearchPort, SearchResponseBody } from '@frontdesk/core'
+import type { CategoryRecord, Principal, SearchPort, SearchResponseBody, Store } from '@frontdesk/core'
 import { createFrontdesk, searchQueryKey } from '@frontdesk/core'
 import { createSearchEngine } from './engine.ts'
 import type { FtsAnswer, FtsReference } from './fts-reference.ts'
@@ -88,7 +87,7 @@ async function timed<T>(work: () => T | Promise<T>): Promise<{ value: T; ms: num
  * HTTP scenarios rotate over. Releases the index afterwards.
  */
 export async function measureInProcess(
-  store: SqliteStore,
+  store: Store,
   key: string,
   streams: SearchStreams,
   fts: FtsReference | null,

@@ -30,11 +30,20 @@ export interface BenchOptions {
   serveFlags: string[]
   /** Server processes (`frontdesk serve --workers N`). Default 1 (one process, no supervisor). */
   workers: number
+  /**
+   * The store: `sqlite` (a file in the temporary directory, the default) or `postgres` (a
+   * throwaway PostgreSQL started as `npm test` does, with fsync on; or the server of a
+   * `postgres://` URL given instead, whose user may create databases), or `both`: the run on
+   * SQLite, then on a throwaway PostgreSQL, and their figures side by side (`compare.ts`).
+   */
+  store: 'sqlite' | 'postgres' | 'both'
+  /** With `--store postgres://…`: the server to use instead of a throwaway one. */
+  postgresUrl: string | null
 }
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
-                 [--no-fts] [--serve-flags "FLAGS"] [--workers N]`
+                 [--no-fts] [--serve-flags "FLAGS"] [--workers N] [--store sqlite|postgres|postgres://URL|both]`
 
 /** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors and 22 scenarios. */
 const LOADS = 29
@@ -58,6 +67,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-fts': { type: 'boolean' },
       'serve-flags': { type: 'string' },
       workers: { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -78,6 +88,9 @@ export function parseOptions(argv: string[]): BenchOptions {
   const defaultTimeout = Math.round(300 + 0.012 * items + 0.3 * runs + LOADS * (duration + warmup + 5))
   const timeout = number('timeout', values.timeout, defaultTimeout, 10, 24 * 3600)
   const cpuProf = values['cpu-prof'] === true
+  const store = values.store ?? 'sqlite'
+  const postgresUrl = /^postgres(ql)?:\/\//i.test(store) ? store : null
+  if (store !== 'sqlite' && store !== 'postgres' && store !== 'both' && postgresUrl === null) throw new Error(`--store must be sqlite, postgres, both or a postgres:// URL\n${HELP}`)
   return {
     items,
     duration,
@@ -93,5 +106,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     fts: values['no-fts'] !== true,
     serveFlags: (values['serve-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
     workers: Math.round(number('workers', values.workers, 1, 1, 64)),
+    store: store === 'sqlite' || store === 'both' ? store : 'postgres',
+    postgresUrl,
   }
 }

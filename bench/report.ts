@@ -50,7 +50,7 @@ function loadRow(results: RunResults, id: string, label: string, r: LoadResult, 
 export function formatReport(results: RunResults): string {
   const out: string[] = []
   const o = results.options
-  out.push(`frontdesk benchmark — ${o['items']} items, ${o['duration']} s per scenario, ${o['connections']} connections, ${Number(o['workers'] ?? 1) > 1 ? `${o['workers']} server worker processes` : 'one server process'}, access log ${o['accessLog'] === false ? 'off' : 'on'}, node ${results.machine.node}, ${results.machine.cpus} CPUs (${results.machine.cpuModel})`)
+  out.push(`frontdesk benchmark — ${o['store'] === 'postgres' ? 'PostgreSQL (fsync and synchronous_commit on), ' : ''}${o['items']} items, ${o['duration']} s per scenario, ${o['connections']} connections, ${Number(o['workers'] ?? 1) > 1 ? `${o['workers']} server worker processes` : 'one server process'}, access log ${o['accessLog'] === false ? 'off' : 'on'}, node ${results.machine.node}, ${results.machine.cpus} CPUs (${results.machine.cpuModel})`)
   out.push(`load average before: ${results.machine.loadBefore.map((n) => n.toFixed(2)).join(' ')}${results.machine.loadAfter === undefined ? '' : `, after: ${results.machine.loadAfter.map((n) => n.toFixed(2)).join(' ')}`}`)
   out.push('')
   out.push('HTTPS, keep-alive. CPU µs/req: the server\'s CPU time (all its processes) over the measured seconds per 2xx answer; cores: that CPU time per second.')

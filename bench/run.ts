@@ -23,7 +23,10 @@ import { RESULTS_FORMAT } from './results.ts'
 import type { SearchClass } from './search-classes.ts'
 import { SearchStreams } from './search-classes.ts'
 import { buildScenarios, CACHE_ENTRIES, firstRequest } from './scenarios.ts'
-import { fileBytes, seed, TENANT } from './seed.ts'
+import { admin } from '@frontdesk/adapter-postgres/testing'
+import type { BenchPostgres } from './postgres-server.ts'
+import { startBenchPostgres } from './postgres-server.ts'
+import { databaseBytes, seed, TENANT } from './seed.ts'
 import { startServe } from './server-process.ts'
 import { checkTargets } from './targets.ts'
 import { WALKED_QUERIES } from './walks.ts'
@@ -98,14 +101,55 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     if (options.keep) log(`kept ${dir}`)
     else rmSync(dir, { recursive: true, force: true })
   })
-  const dbPath = join(dir, 'bench.db')
+  // The database: a SQLite file in the temporary directory, or a PostgreSQL database of its own
+  // on a throwaway server (fsync on) or on the server of --store postgres://….
+  const postgres = options.store === 'postgres' ? await openBenchDatabase(options.postgresUrl) : null
+  const dbPath = postgres?.url ?? join(dir, 'bench.db')
+  // Hint: given to seed and serve alike; a PostgreSQL database's default would be in the working directory.
+  const searchDir = join(dir, 'bench.search')
+  try {
+    await bench(options, results, dir, dbPath, searchDir, postgres?.pid === undefined || postgres.pid === null ? [] : [postgres.pid])
+  } finally {
+    await postgres?.close()
+  }
+}
+
+/** A new database on the given PostgreSQL server, or on a throwaway one; `close` drops it (and stops the throwaway server). */
+async function openBenchDatabase(given: string | null): Promise<{ url: string; pid: number | null; close(): Promise<void> }> {
+  let server: BenchPostgres | null = null
+  if (given === null) {
+    log('starting a throwaway PostgreSQL (fsync on)…')
+    server = await startBenchPostgres()
+  }
+  const base = given ?? server?.url ?? ''
+  const name = `frontdesk_bench_${process.pid}`
+  await admin(base, `CREATE DATABASE ${name}`)
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    pid: server?.pid ?? null,
+    async close() {
+      await admin(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined)
+      await server?.stop()
+    },
+  }
+}
+
+/**
+ * The run itself over the database `dbPath`. `databasePids`: the processes of a throwaway
+ * PostgreSQL server, whose CPU counts with frontdesk serve's in its scenarios (the database's
+ * work is the server's cost too; SQLite's runs inside serve).
+ */
+async function bench(options: BenchOptions, results: RunResults, dir: string, dbPath: string, searchDir: string, databasePids: number[]): Promise<void> {
+  const postgres = options.store === 'postgres'
   if (options.build) {
     log('building the CLI bundle (npm run build)…')
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit', timeout: 180_000 })
   }
 
-  log(`seeding ${options.items} items into ${dbPath}…`)
-  const seeded = await seed(dbPath, options.items, log)
+  log(`seeding ${options.items} items into ${postgres ? 'a PostgreSQL database' : dbPath}…`)
+  const seeded = await seed(dbPath, options.items, log, searchDir)
   const facts = seeded.dataset.facts
   log(`imported in ${seeded.importSeconds.toFixed(1)} s (${Math.round(options.items / seeded.importSeconds)} items/s); ${facts.visibleIds.length} visible`)
 
@@ -158,7 +202,8 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
   const start = async (what: string) => {
     log(`${what} frontdesk serve…`)
     // Hint: serve may build the whole search index before listening; the global timeout bounds this wait.
-    const started = await startServe(dbPath, nodeFlags, serveFlags, options.timeout * 1000)
+    // Hint: in the temporary directory, so that --dev-cert finds the certificate made below on PostgreSQL too.
+    const started = await startServe(dbPath, nodeFlags, ['--search-dir', searchDir, ...serveFlags], options.timeout * 1000, dir)
     const probe = new HttpsClient(started.origin, cert.cert, { 'x-api-key': seeded.key })
     try {
       await firstCorrectSearch(probe, facts.markerId, performance.now() + 120_000)
@@ -199,7 +244,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
       connections: options.connections,
       warmupSeconds: options.warmup,
       durationSeconds: options.duration,
-      serverPids: serverPid === undefined ? [] : [serverPid],
+      serverPids: serverPid === undefined ? [] : [serverPid, ...(serverPid === servePid ? databasePids : [])],
     })
     const ceilingPlan: RequestPlan = { kind: 'fixed', method: 'GET', path: '/v1/cms/contents/ceiling' }
     log('ceiling: bare node:https…')
@@ -223,8 +268,8 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
         }
       }
     }
-    // The floors: a bare server doing only the SQLite read and JSON a miss needs, over the same requests.
-    for (const [kind, id] of [['detail', 'detail_miss'], ['list', 'list_miss'], ['filtered', 'list_tags_fields']] as const) {
+    // The floors: a bare server doing only the SQLite read and JSON a miss needs, over the same requests (SQLite only).
+    for (const [kind, id] of postgres ? [] : [['detail', 'detail_miss'], ['list', 'list_miss'], ['filtered', 'list_tags_fields']] as const) {
       const scenario = scenarios.find((s) => s.id === id)
       if (scenario === undefined) continue
       const floor = await startCeiling(cert.certPath, cert.keyPath, ['--floor', kind, '--db', dbPath, '--tenant', TENANT])
@@ -278,7 +323,7 @@ async function main(options: BenchOptions, results: RunResults): Promise<void> {
     if (results.asyncReplyCeiling !== undefined) results.asyncReplyCeiling.ratio = results.asyncReplyCeiling.result.rps / ceilingRps
     for (const floor of Object.values(results.floors)) floor.ratio = floor.result.rps / ceilingRps
     results.serve.rssAfterLoadBytes = residentBytes([servePid])
-    results.serve.dbBytesAfter = fileBytes(dbPath)
+    results.serve.dbBytesAfter = await databaseBytes(dbPath)
   } finally {
     client.close()
     const peaks = [firstPeak, peakResidentBytes([servePid])].filter((n) => n !== null)
@@ -306,6 +351,23 @@ const results: RunResults = {
   floors: {},
   scenarios: [],
   checks: [],
+}
+if (options.store === 'both') {
+  // Each store's run is a process of its own with its own guards; this one only waits and compares.
+  const { runBoth } = await import('./compare.ts')
+  const args = process.argv.slice(2)
+  const without: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--store') i++
+    else if (!args[i]?.startsWith('--store=')) without.push(args[i] ?? '')
+  }
+  installGuards(2 * options.timeout * 1000, (reason) => log(`${reason}: stopping`))
+  await runBoth(without).catch((error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`)
+    process.exitCode = 1
+  })
+  await stopAll(2000)
+  process.exit()
 }
 installGuards(options.timeout * 1000, (reason) => {
   results.aborted = reason

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs'
-import type { SqliteStore } from '@frontdesk/adapter-sqlite'
+import pg from 'pg'
+import { openPostgresStore } from '@frontdesk/adapter-postgres'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import type { ImportItem, ImportSummary } from '@frontdesk/core'
+import type { ImportItem, ImportSummary, Store } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
 import { createSearchEngine, directorySnapshots, indexWhileImporting } from '@frontdesk/search'
 import { Dataset } from './dataset.ts'
@@ -11,7 +12,7 @@ export const TENANT = 'bench'
 
 /** A seeded database. */
 export interface Seeded {
-  store: SqliteStore
+  store: Store
   dataset: Dataset
   /** A tenant key with every permission and no rate limit (the default 100/s would measure the limiter). */
   key: string
@@ -31,19 +32,24 @@ export interface Seeded {
   indexSeconds: number
   /** Whether that snapshot was written. */
   snapshotSaved: boolean
-  /** Size of the database file (and its WAL) after the import, in bytes. */
+  /** Size of the database file (and its WAL), or of the PostgreSQL database, after the import, in bytes. */
   dbBytes: number
 }
 
+/** Whether `db` is a PostgreSQL URL rather than a SQLite file. */
+export function isPostgres(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db)
+}
+
 /**
- * Creates the database at `path` and imports the data set through the real import path
+ * Creates the database at `path` (a SQLite file, or a PostgreSQL database's URL) and imports the data set through the real import path
  * (`importRecords` of @frontdesk/core over the SQLite store), indexing the items for search
  * meanwhile and saving the tenant's search snapshot beside the database after the commit, as
  * `frontdesk import` does (`importFile` and `saveSearchSnapshot` in packages/cli). The records are generated first, so the import time
  * is the import's own, as when reading an already parsed file.
  */
-export async function seed(path: string, items: number, log: (line: string) => void): Promise<Seeded> {
-  const store = openSqliteStore({ path })
+export async function seed(path: string, items: number, log: (line: string) => void, searchDir = `${path}.search`): Promise<Seeded> {
+  const store = isPostgres(path) ? await openPostgresStore({ url: path }) : openSqliteStore({ path })
   const frontdesk = createFrontdesk({ store })
   const ctx = frontdesk.context
   await createTenant(ctx, { code: TENANT, name: 'Benchmark' })
@@ -56,7 +62,7 @@ export async function seed(path: string, items: number, log: (line: string) => v
   let lastLog = importStart
   // As `frontdesk import`: a bulk load, the items indexed for search on a worker thread while they are written.
   const tenantId = (await store.getTenantByCode(TENANT))?.id ?? ''
-  const snapshots = directorySnapshots(`${path}.search`)
+  const snapshots = directorySnapshots(searchDir)
   const indexing = indexWhileImporting({ tenantId, snapshots })
   const summary = await importRecords(ctx, {
     tenantCode: TENANT,
@@ -87,7 +93,19 @@ export async function seed(path: string, items: number, log: (line: string) => v
   const indexSeconds = (performance.now() - indexStart) / 1000
   log(`indexed for search and saved the snapshot ${outcome === 'unused' ? 'after the import' : 'while importing, then'} in ${indexSeconds.toFixed(1)} s${snapshotSaved ? '' : ' (snapshot NOT saved)'}`)
   const { key } = await createApiKey(ctx, { tenantCode: TENANT, name: 'bench', permissions: ['cms:*', 'inquiry:create'], rateLimit: 1_000_000 })
-  return { store, dataset, key, summary, generateSeconds, importSeconds, indexSeconds, snapshotSaved, dbBytes: fileBytes(path) }
+  return { store, dataset, key, summary, generateSeconds, importSeconds, indexSeconds, snapshotSaved, dbBytes: await databaseBytes(path) }
+}
+
+/** Bytes of the database: the SQLite file and its WAL, or `pg_database_size` of a PostgreSQL database. */
+export async function databaseBytes(db: string): Promise<number> {
+  if (!isPostgres(db)) return fileBytes(db)
+  const client = new pg.Client({ connectionString: db })
+  await client.connect()
+  try {
+    return Number((await client.query<{ size: string }>('SELECT pg_database_size(current_database()) AS size')).rows[0]?.size ?? 0)
+  } finally {
+    await client.end()
+  }
 }
 
 /** Bytes of a SQLite database file plus its WAL (0 for what is missing). */

@@ -21,12 +21,13 @@ export interface ServeProcess {
 /**
  * Spawns the real server, `node packages/cli/bin/frontdesk.js serve --db FILE --dev-cert
  * --port 0` (the bundled CLI, as users run it), optionally with extra node flags (e.g.
- * `--cpu-prof`), and resolves once it prints the address it serves.
+ * `--cpu-prof`), in `cwd` (where `--dev-cert` keeps its certificate for a PostgreSQL database),
+ * and resolves once it prints the address it serves (on stderr).
  */
-export function startServe(dbPath: string, nodeFlags: string[], serveFlags: string[], timeoutMs: number): Promise<ServeProcess> {
+export function startServe(dbPath: string, nodeFlags: string[], serveFlags: string[], timeoutMs: number, cwd = ROOT): Promise<ServeProcess> {
   const spawnedAt = performance.now()
   const child = track(spawn(process.execPath, [...nodeFlags, CLI, 'serve', '--db', dbPath, '--dev-cert', '--port', '0', '--host', '127.0.0.1', ...serveFlags], {
-    cwd: ROOT,
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   }))
   let err = ''

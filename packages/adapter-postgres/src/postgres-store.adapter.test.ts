@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { StorageUnavailableError, UsageError } from '@frontdesk/core'
 import { aCategory, aContent, anApiKey, anInquiry, aPreviewToken, aTenant, at } from '@frontdesk/core/testing'
 import { redactUrl } from './connection/storage-error.ts'
-import { schemaVersion, SCHEMA_VERSION } from './migrations/migrate.ts'
+import { migrate, schemaVersion, SCHEMA_VERSION } from './migrations/migrate.ts'
 import { openPostgresStore } from './postgres-store.ts'
 import { admin, createTestDatabase, openTestStore, testServerUrl } from './testing/test-database.ts'
 
@@ -52,6 +52,30 @@ migrations('a database newer than this code is refused with a clear error, and l
   assert.match((error as Error).message, /newer than this frontdesk knows/)
   await admin(url, `UPDATE frontdesk_state SET schema_version = ${SCHEMA_VERSION}`)
   await cleanup()
+})
+
+migrations('a database of schema version 2 is migrated to 3 on open, its items kept: the category index then carries field values and tag ids', async () => {
+  const database = await createTestDatabase()
+  try {
+    const client = new pg.Client(database.url)
+    await client.connect()
+    await migrate(client, 2)
+    await client.query(`INSERT INTO tenants (id, code, name, created_at) VALUES ('ten_1', 'acme', 'Acme', '${at(0)}')`)
+    await client.query(`INSERT INTO categories VALUES ('ten_1', 'cat_1', 'news', 'News', '', 0, true, '[]', '${at(0)}', '${at(0)}')`)
+    await client.query(`INSERT INTO contents VALUES ('ten_1', 'cnt_1', 'a', 'A', 'cat_1', 'published', '${at(0)}', '', '', '', '{}', 1, '${at(0)}', '${at(0)}', '{}', '{"fld_n": 3}')`)
+    const store = await openPostgresStore({ url: database.url })
+    try {
+      assert.is((await store.getContent('ten_1', 'cnt_1'))?.fields['fld_n'], 3)
+    } finally {
+      await store.close()
+    }
+    assert.is(await schemaVersion(client), 3)
+    const index = (await client.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'contents_by_category'`)).rows[0].indexdef as string
+    assert.match(index, /\(tenant_id, category_id, status, published_at, id\) INCLUDE \(fields, tag_ids\)/)
+    await client.end()
+  } finally {
+    await database.drop()
+  }
 })
 
 migrations.run()

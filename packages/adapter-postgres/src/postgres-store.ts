@@ -19,6 +19,7 @@ import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, select
 import { selectCategories, selectCategory, selectCategoryByCode } from './records/categories.ts'
 import { positionOf, readChanges } from './records/change-feed.ts'
 import { ChangeSet } from './records/change-set.ts'
+import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
 import { selectContent, selectContentBySlug, selectContentsByIds } from './records/contents.ts'
 import { claimKey, pruneKeys, releaseKey } from './records/idempotency-keys.ts'
 import { selectInquiries, selectInquiry } from './records/inquiries.ts'
@@ -142,8 +143,8 @@ function urlSettings(url: string): { poolSize?: number; connectTimeoutMs?: numbe
  *   are dropped, and the pool reconnects once the server is back.
  */
 export class PostgresStore implements Store {
-  /** Several machines may share the database; no bulk-load mode (items are always written in batches). */
-  readonly capabilities: StoreCapabilities = { scope: 'network' }
+  /** Several machines may share the database; a first import may load in bulk (see `transaction`). */
+  readonly capabilities: StoreCapabilities = { bulkLoad: true, scope: 'network' }
   /** The rate limits' token buckets, shared by every process on the database. */
   readonly rateLimits: PostgresRateLimits
 
@@ -313,6 +314,7 @@ export class PostgresStore implements Store {
       try {
         // Hint: one content writer at a time across every process (see the class comment).
         await sql.run('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK])
+        const deferred = options.bulk === true ? await deferIndexes(sql) : null
         await observer?.begun(tx)
         const value = await work(tx)
         await tx.flush()
@@ -327,6 +329,8 @@ export class PostgresStore implements Store {
             tx.close()
           }
         }
+        // Hint: after \`committing\`, so that an import's search indexing finishes while the indexes are built.
+        if (deferred !== null) await restoreIndexes(sql, deferred)
         await sql.run('COMMIT')
         return value
       } catch (error) {

@@ -1,12 +1,12 @@
 import type {
   CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, TagRecord, TransactionObserver,
 } from '@frontdesk/core'
-import type { Sql } from './connection/sql.ts'
+import type { TransactionSql } from './connection/sql.ts'
 import { listContents } from './query/list-contents.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './records/categories.ts'
 import type { ChangeSet } from './records/change-set.ts'
 import type { ContentValues } from './records/contents.ts'
-import { contentValues, deleteContentRow, inFieldIdOrder, selectContent, selectContentBySlug, selectContentsByIds, upsertContents } from './records/contents.ts'
+import { contentValues, copyContents, deleteContentRow, inFieldIdOrder, selectContent, selectContentBySlug, selectContentsByIds, upsertContents } from './records/contents.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tags.ts'
 
@@ -35,17 +35,21 @@ interface TenantItems {
  * then costs ~100 statements instead of 200,000 round trips.
  */
 export class TransactionWriter implements ContentWriter {
-  readonly #sql: Sql
+  readonly #sql: TransactionSql
   readonly #changes: ChangeSet
   readonly #observer: TransactionObserver | null
-  /** Items given and not yet sent: their column values, and the record as given (for reads) while it carries no tags. */
-  readonly #pending = new Map<string, { values: ContentValues; record: ContentRecord | null }>()
+  /**
+   * Items given and not yet sent: their column values, the record as given (for reads) while it
+   * carries no tags, and whether no row has its id (`fresh`: its tenant had no items when the
+   * transaction began writing them, and it has not been sent since), so that COPY can insert it.
+   */
+  readonly #pending = new Map<string, { values: ContentValues; record: ContentRecord | null; fresh: boolean }>()
   readonly #tenants = new Map<string, TenantItems>()
   /** The batch of items being written (see `#startBatch`). */
   #writing: Promise<void> = Promise.resolve()
   #open = true
 
-  constructor(sql: Sql, changes: ChangeSet, observer: TransactionObserver | null) {
+  constructor(sql: TransactionSql, changes: ChangeSet, observer: TransactionObserver | null) {
     this.#sql = sql
     this.#changes = changes
     this.#observer = observer
@@ -64,9 +68,15 @@ export class TransactionWriter implements ContentWriter {
    */
   #startBatch(): void {
     if (this.#pending.size === 0) return
-    const batch = [...this.#pending.values()].map((item) => item.values)
+    const fresh: ContentValues[] = []
+    const stored: ContentValues[] = []
+    for (const item of this.#pending.values()) (item.fresh ? fresh : stored).push(item.values)
     this.#pending.clear()
-    this.#writing = this.#writing.then(() => upsertContents(this.#sql, batch))
+    // Hint: replaced rows first: a slug a stored item gave up may be a new item's now (checked at each statement's end).
+    this.#writing = this.#writing.then(async () => {
+      await upsertContents(this.#sql, stored)
+      await copyContents(this.#sql, fresh)
+    })
     // Hint: its failure is thrown by whoever waits for it next; until then it is not unhandled.
     this.#writing.catch(() => undefined)
   }
@@ -162,9 +172,11 @@ export class TransactionWriter implements ContentWriter {
     known.slugOf.set(record.id, record.slug)
     known.idOfSlug.set(record.slug, record.id)
     const k = key(record.tenant_id, record.id)
+    // Hint: fresh while no row has the id: never written in a tenant empty at the start, or written and still waiting.
+    const fresh = this.#pending.get(k)?.fresh ?? (known.emptyAtStart && before === undefined)
     // Hint: a batch holds each item once (its last version), so ON CONFLICT never meets a row twice.
     this.#pending.delete(k)
-    this.#pending.set(k, { values: contentValues(record), record: record.tags.length === 0 ? { ...record } : null })
+    this.#pending.set(k, { values: contentValues(record), record: record.tags.length === 0 ? { ...record } : null, fresh })
     this.#changes.add(record.tenant_id, 'content', record.id)
     this.#observer?.content(record)
     if (this.#pending.size >= WRITE_BATCH) {

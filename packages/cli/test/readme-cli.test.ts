@@ -46,13 +46,16 @@ test('every option the CLI reference gives a command is in that command\'s --hel
   }
 })
 
-test('the dev certificate is kept where serve --help, demo --help and the README say: .frontdesk/ in the database\'s directory', async ({ f }) => {
+test('the dev certificate is kept where serve --help, demo --help and the README say: .frontdesk/ in the database\'s directory, for PostgreSQL of the working directory', async ({ f }) => {
   const place = ".frontdesk/ in the database's directory"
+  const postgres = 'for PostgreSQL, in .frontdesk/ of the working directory'
   for (const command of ['serve', 'demo']) {
     const help = (await f.run([command, '--help'], { noDb: true })).stdout.replace(/\s+/g, ' ')
     assert.ok(help.includes(place), `${command} --help: ${help}`)
+    assert.ok(help.includes(postgres), `${command} --help: ${help}`)
   }
   assert.ok(prose.includes("`.frontdesk/` in the database's directory"), 'README')
+  assert.ok(prose.includes('for a PostgreSQL database, in `.frontdesk/` of the working directory'), 'README (CLI reference)')
   assert.not.ok(prose.includes('beside the database'), 'no other wording left')
 })
 

@@ -1,16 +1,17 @@
-import { join } from 'node:path'
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createFrontdesk, deleteApiKey, listApiKeys, setApiKeyDisabled } from '@frontdesk/core'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { eventually, propagationMs, startTestServer, storeOf, titled } from './util/test-server.ts'
+
+const kind = storeOf(import.meta.url)
+const test = suite(titled('API key authentication', import.meta.url))
 
 let server: TestServer
 let readKey: string
 
 test.before(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ store: kind })
   await server.tenant('acme')
   readKey = await server.key('acme', ['cms:read'])
 })
@@ -115,16 +116,21 @@ test('disabling a key takes effect on the next request, and enabling it again to
   assert.is((await get({ 'x-api-key': key })).status, 200)
 })
 
-test('a key disabled by another process (another connection to the file) is refused on the next request', async () => {
+test('a key disabled or deleted by another process (another store over the database) is refused on the next request (SQLite), within 1 s (PostgreSQL)', async () => {
   const key = await server.key('acme', ['cms:read'], { name: 'other process' })
+  const gone = await server.key('acme', ['cms:read'], { name: 'other process, deleted' })
   assert.is((await get({ 'x-api-key': key })).status, 200)
-  const other = openSqliteStore({ path: join(server.dir, 'test.db') })
+  assert.is((await get({ 'x-api-key': gone })).status, 200)
+  const other = await server.reopen()
   try {
-    await setApiKeyDisabled(createFrontdesk({ store: other }).context, await keyIdOf('other process'), true)
+    const ctx = createFrontdesk({ store: other }).context
+    await setApiKeyDisabled(ctx, await keyIdOf('other process'), true)
+    await deleteApiKey(ctx, await keyIdOf('other process, deleted'))
   } finally {
     await other.close()
   }
-  assert.is((await get({ 'x-api-key': key })).body.error.code, 'API_KEY_DISABLED')
+  await eventually(async () => (await get({ 'x-api-key': key })).body?.error?.code === 'API_KEY_DISABLED', propagationMs(kind), 'the disabled key refused')
+  await eventually(async () => (await get({ 'x-api-key': gone })).body?.error?.message === 'Invalid API key', propagationMs(kind), 'the deleted key refused')
 })
 
 test('a deleted key is 401 "Invalid API key"', async () => {

@@ -10,7 +10,7 @@ import { createPreviewToken, importRecords } from '@frontdesk/core'
 import { rawTlsClient } from './util/raw-tls-client.ts'
 import type { RawResponse } from './util/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 const RUNS = Number(process.env['FRONTDESK_FUZZ_RUNS'] ?? 1200)
 const STACK = /\n\s+at |\bat .*\.(ts|js|mjs):\d+|node:internal|Error: /
@@ -24,10 +24,10 @@ interface World {
   statuses: Map<number, number>
 }
 
-const test = suite<World>('fuzzing every endpoint')
+const test = suite<World>(titled('fuzzing every endpoint', import.meta.url))
 
 test.before(async (world) => {
-  world.server = await startTestServer({ failedAuthRate: 0 })
+  world.server = await startTestServer({ store: storeOf(import.meta.url), failedAuthRate: 0 })
   await world.server.tenant('acme')
   const records = [
     { kind: 'category', id: 'cat_news', code: 'news', name: 'News', fields: [

@@ -10,7 +10,7 @@ import { createPreviewToken, importRecords, listInquiries } from '@frontdesk/cor
 import type { RawRequest } from './util/keep-alive-client.ts'
 import { keepAliveClient } from './util/keep-alive-client.ts'
 import type { TestResponse, TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 const B_MARKER = 'bravoleak'
 const RUNS = Number(process.env['FRONTDESK_FUZZ_RUNS'] ?? 500)
@@ -25,7 +25,7 @@ interface World {
   cursors: string[]
 }
 
-const test = suite<World>('tenant isolation')
+const test = suite<World>(titled('tenant isolation', import.meta.url))
 
 const pad = (i: number) => String(i).padStart(2, '0')
 
@@ -71,7 +71,7 @@ function catalogue(marker: string, tenant: 'a' | 'b'): unknown[] {
 }
 
 test.before(async (world) => {
-  world.server = await startTestServer({ failedAuthRate: 0 })
+  world.server = await startTestServer({ store: storeOf(import.meta.url), failedAuthRate: 0 })
   await world.server.tenant('alpha')
   await world.server.tenant('bravo')
   const ctx = world.server.frontdesk.context

@@ -5,17 +5,17 @@ import * as tls from 'node:tls'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 interface World {
   server: TestServer
   key: string
 }
 
-const test = suite<World>('bodies a route does not want')
+const test = suite<World>(titled('bodies a route does not want', import.meta.url))
 
 test.before(async (world) => {
-  world.server = await startTestServer({ failedAuthRate: 0 })
+  world.server = await startTestServer({ store: storeOf(import.meta.url), failedAuthRate: 0 })
   await world.server.tenant('acme')
   world.key = await world.server.key('acme', ['cms:read'], { rateLimit: 0 })
 })

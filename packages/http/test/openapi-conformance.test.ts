@@ -8,7 +8,7 @@ import type { JsonSchema } from '@frontdesk/http'
 import { openApiDocument, ROUTES } from '@frontdesk/http'
 import { OpenApiValidator } from './util/openapi-validator.ts'
 import type { TestResponse, TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 // Every endpoint of the API is called for real, successes and errors, and each response is
 // checked against the document: if the server and the document drift apart, this fails.
@@ -24,10 +24,10 @@ let tenantId = ''
 const seen = new Map<string, Set<number>>()
 const problems: string[] = []
 
-const test = suite('the OpenAPI document describes every real response')
+const test = suite(titled('the OpenAPI document describes every real response', import.meta.url))
 
 test.before(async () => {
-  server = await startTestServer({ clock, failedAuthRate: 0 })
+  server = await startTestServer({ store: storeOf(import.meta.url), clock, failedAuthRate: 0 })
   tenantId = (await server.tenant('acme')).id
   keys.read = await server.key('acme', ['cms:*'])
   keys.inquiry = await server.key('acme', ['inquiry:create'])

@@ -6,16 +6,16 @@ import { createPreviewToken, importRecords, listApiKeys, setApiKeyDisabled } fro
 import type { AccessLogEntry } from '@frontdesk/http'
 import { createHandler, formatAccessLog, redactTarget } from '@frontdesk/http'
 import type { TestServer } from './util/test-server.ts'
-import { closeServer, startTestServer } from './util/test-server.ts'
+import { closeServer, startTestServer, storeOf, titled } from './util/test-server.ts'
 
 const entries: AccessLogEntry[] = []
 let server: TestServer
 let key: string
 
-const test = suite('access log and health check')
+const test = suite(titled('access log and health check', import.meta.url))
 
 test.before(async () => {
-  server = await startTestServer({ server: { onAccess: (entry) => entries.push(entry) } })
+  server = await startTestServer({ store: storeOf(import.meta.url), server: { onAccess: (entry) => entries.push(entry) } })
   await server.tenant('acme')
   key = await server.key('acme', ['cms:read'])
   await importRecords(server.frontdesk.context, {
@@ -124,6 +124,7 @@ test('a request whose key was recognised but refused is logged with its tenant a
 
 test('a throwing access logger never breaks a request', async () => {
   const quiet = await startTestServer({
+    store: storeOf(import.meta.url),
     server: {
       onAccess: () => {
         throw new Error('logger down')
@@ -147,7 +148,7 @@ test('GET /healthz answers 200 without a key, 405 to other methods, and 503 once
   const post = await server.request('POST', '/healthz', { body: {} })
   assert.is(post.status, 405)
   assert.is(post.headers.allow, 'GET, HEAD')
-  const other = await startTestServer()
+  const other = await startTestServer({ store: storeOf(import.meta.url) })
   try {
     await other.store.close()
     assert.is((await other.frontdesk.health()).status, 'unavailable')

@@ -9,24 +9,34 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import pg from 'pg'
+import { openPostgresStore } from '@frontdesk/adapter-postgres'
+import { createTestDatabase } from '@frontdesk/adapter-postgres/testing'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
+import { storeOf, titled } from './util/test-server.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const bin = join(root, 'packages/cli/bin/frontdesk.js')
 
-const test = suite('frontdesk serve: help, access log and graceful SIGTERM')
+const kind = storeOf(import.meta.url)
+const test = suite(titled('frontdesk serve: help, access log and graceful SIGTERM', import.meta.url))
 
 let dir = ''
 let db = ''
 let key = ''
+let drop: () => Promise<void> = async () => {}
 
 test.before(async () => {
   const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 60_000 })
   assert.is(built.status, 0, built.stderr)
   dir = mkdtempSync(join(tmpdir(), 'frontdesk-ops-'))
-  db = join(dir, 'frontdesk.db')
-  const store = openSqliteStore({ path: db })
+  if (kind === 'postgres') {
+    const database = await createTestDatabase()
+    db = database.url
+    drop = database.drop
+  } else db = join(dir, 'frontdesk.db')
+  const store = kind === 'postgres' ? await openPostgresStore({ url: db }) : openSqliteStore({ path: db })
   try {
     const ctx = createFrontdesk({ store }).context
     await createTenant(ctx, { code: 'acme' })
@@ -38,8 +48,9 @@ test.before(async () => {
   }
 })
 
-test.after(() => {
+test.after(async () => {
   rmSync(dir, { recursive: true, force: true })
+  await drop()
 })
 
 test('serve --help documents every flag of the command and the environment variables', () => {
@@ -75,7 +86,8 @@ function waitFor(child: ChildProcess, output: () => string, pattern: RegExp, ms:
 }
 
 test('SIGTERM lets a slow request in flight finish, refuses new connections, closes the database and exits 0', async () => {
-  const child = spawn(process.execPath, [bin, '--db', db, 'serve', '--dev-cert', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '' } })
+  // Hint: in the test's directory, where --dev-cert keeps its certificate for a PostgreSQL database.
+  const child = spawn(process.execPath, [bin, '--db', db, 'serve', '--dev-cert', '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '' } })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -116,9 +128,18 @@ test('SIGTERM lets a slow request in flight finish, refuses new connections, clo
     const entry = log.find((line) => line.request_id === 'slow-request-1')
     assert.equal([entry?.method, entry?.path, entry?.status, entry?.tenant], ['POST', '/v1/cms/search', 200, 'acme'])
     assert.not.ok(stdout.includes(key), 'the key is never logged')
-    assert.not.ok(existsSync(`${db}-wal`), 'the database was closed cleanly: its WAL was checkpointed and removed')
-    const store = openSqliteStore({ path: db })
-    await store.close()
+    if (kind === 'sqlite') {
+      assert.not.ok(existsSync(`${db}-wal`), 'the database was closed cleanly: its WAL was checkpointed and removed')
+      const store = openSqliteStore({ path: db })
+      await store.close()
+    } else {
+      // Closed cleanly: none of its connections (the pool's, the LISTEN one) is left on the server.
+      const client = new pg.Client({ connectionString: db })
+      await client.connect()
+      const left = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'frontdesk'`)).rows[0]?.n
+      await client.end()
+      assert.is(left, 0, 'the server left no connection behind')
+    }
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL')
   }

@@ -1,14 +1,16 @@
 import * as https from 'node:https'
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
+
+const test = suite(titled('request bodies', import.meta.url))
 
 let server: TestServer
 let key: string
 
 test.before(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ store: storeOf(import.meta.url) })
   await server.tenant('acme')
   key = await server.key('acme', ['cms:*', 'inquiry:create'])
 })

@@ -1,17 +1,19 @@
 import * as net from 'node:net'
 import * as tls from 'node:tls'
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { importRecords } from '@frontdesk/core'
 import { rawTlsClient } from './util/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
+
+const test = suite(titled('routing', import.meta.url))
 
 let server: TestServer
 let key: string
 
 test.before(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ store: storeOf(import.meta.url) })
   await server.tenant('acme')
   key = await server.key('acme', ['cms:*', 'inquiry:create'])
 })
@@ -152,7 +154,7 @@ test('preview_token is taken out of the list query, so validation does not see i
 
 test('an unexpected failure is a bare 500 with the request id, and is reported to onError', async () => {
   const errors: unknown[] = []
-  const local = await startTestServer({ server: { onError: (error) => errors.push(error) } })
+  const local = await startTestServer({ store: storeOf(import.meta.url), server: { onError: (error) => errors.push(error) } })
   try {
     await local.tenant('acme')
     const localKey = await local.key('acme', ['cms:read'])

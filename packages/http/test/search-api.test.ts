@@ -1,10 +1,8 @@
 import { aCategory, aContent, aTag } from '@frontdesk/core/testing'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import { join } from 'node:path'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer } from './util/test-server.ts'
+import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
 interface World {
   server: TestServer
@@ -12,10 +10,10 @@ interface World {
   tenantId: string
 }
 
-const test = suite<World>('POST /v1/cms/search over HTTPS')
+const test = suite<World>(titled('POST /v1/cms/search over HTTPS', import.meta.url))
 
 test.before(async (ctx) => {
-  ctx.server = await startTestServer()
+  ctx.server = await startTestServer({ store: storeOf(import.meta.url) })
   const tenant = await ctx.server.tenant('acme')
   ctx.tenantId = tenant.id
   ctx.key = await ctx.server.key('acme', ['cms:search'])
@@ -92,7 +90,7 @@ test('a key without cms:search gets 403, before its body is looked at', async (c
 })
 
 test('a write through another connection is searchable within a second', async (ctx) => {
-  const other = openSqliteStore({ path: join(ctx.server.dir, 'test.db') })
+  const other = await ctx.server.reopen()
   try {
     await other.transaction(async (tx) => {
       await tx.putContent(aContent(ctx.tenantId, 'cnt_3', 'cat_news', { title: 'Freshly published', slug: 'fresh' }))

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import type { PoolClient, QueryResultRow } from 'pg'
-import type { Sql, SqlParam } from './sql.ts'
+import { from as copyFrom } from 'pg-copy-streams'
+import type { Sql, SqlParam, TransactionSql } from './sql.ts'
 import { queryConfig } from './sql.ts'
 import { isTransientError, toStorageError } from './storage-error.ts'
 
@@ -113,8 +114,20 @@ export class Database implements Sql {
 }
 
 /** Runs one statement on a lent connection, with transient errors as `StorageUnavailableError`. */
-export function clientSql(client: PoolClient): Sql {
+export function clientSql(client: PoolClient): TransactionSql {
   return {
+    async copy(statement: string, data: string): Promise<void> {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const stream = client.query(copyFrom(statement))
+          stream.once('finish', resolve)
+          stream.once('error', reject)
+          stream.end(data)
+        })
+      } catch (error) {
+        throw toStorageError(error)
+      }
+    },
     async rows<R extends QueryResultRow>(text: string, params?: readonly SqlParam[]): Promise<R[]> {
       try {
         return (await client.query<R>(queryConfig(text, params))).rows

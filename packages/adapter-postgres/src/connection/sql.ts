@@ -11,6 +11,12 @@ export interface Sql {
   run(text: string, params?: readonly SqlParam[]): Promise<number>
 }
 
+/** The statements of one transaction's connection: those of `Sql`, and COPY FROM STDIN. */
+export interface TransactionSql extends Sql {
+  /** Runs `statement` (a `COPY … FROM STDIN` in text format) with `data` as its input. */
+  copy(statement: string, data: string): Promise<void>
+}
+
 const names = new Map<string, string>()
 /** At most this many distinct statements are prepared on each connection (the rest run unnamed). */
 const MAX_NAMED = 500

@@ -2,14 +2,11 @@ import type pg from 'pg'
 import { UsageError } from '@frontdesk/core'
 import { V1_CORE_TABLES } from './v1-core-tables.ts'
 import { V2_INSTANCE_SECRETS } from './v2-instance-secrets.ts'
+import { V3_CATEGORY_FIELDS_INDEX } from './v3-category-fields-index.ts'
 import { V4_RATE_LIMIT_BUCKETS } from './v4-rate-limit-buckets.ts'
 
-// PLACEHOLDER(issue 19): schema version 3 belongs to a migration another branch adds at the
-// same time; this no-op holds its place until the merge puts it here.
-const V3_PLACEHOLDER = 'SELECT 1'
-
 /** The schema versions, in order: index + 1 is the version (`frontdesk_state.schema_version`) each one reaches. */
-export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_INSTANCE_SECRETS, V3_PLACEHOLDER, V4_RATE_LIMIT_BUCKETS]
+export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_INSTANCE_SECRETS, V3_CATEGORY_FIELDS_INDEX, V4_RATE_LIMIT_BUCKETS]
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length

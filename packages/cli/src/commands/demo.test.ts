@@ -5,12 +5,15 @@ import * as https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { storeOf, titled } from '../../test/util/cli-fixture.ts'
 import { shellQuote } from '../demo/demo-examples.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/frontdesk.js', import.meta.url))
 const BUNDLE = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url))
+const kind = storeOf(import.meta.url)
+const test = suite(titled('frontdesk demo', import.meta.url))
 
 /** Splits a POSIX shell line into words: bare, in single quotes, or backslash-escaped characters. */
 function shellWords(line: string): string[] {
@@ -132,7 +135,8 @@ test('shellQuote leaves plain words alone and quotes the rest safely', () => {
 test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re-run reseeds and adds a key, the earlier one still working', async () => {
   assert.ok(existsSync(BUNDLE), 'the CLI bundle is missing: run `npm run build` (npm test does)')
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-demo-'))
-  const dbPath = join(dir, 'demo.db')
+  const postgres = kind === 'postgres' ? await (await import('@frontdesk/adapter-postgres/testing')).createTestDatabase() : null
+  const dbPath = postgres?.url ?? join(dir, 'demo.db')
   let child: ChildProcess | null = null
   try {
     const first = await startDemo(dir, dbPath)
@@ -168,12 +172,19 @@ test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re
     assert.is(again.status, 200)
     assert.is((await runCurl({ ...list, headers: { 'x-api-key': key } })).status, 200, 'the curl lines of the first run still work')
     assert.match(second.banner, /\(the key of an earlier run still works: frontdesk --db \S+ key list --tenant demo\)/)
+    if (postgres !== null) {
+      // The database is named without its password, wherever it is printed.
+      const password = decodeURIComponent(new URL(postgres.url).password)
+      assert.not.ok(first.banner.includes(password) || second.banner.includes(password), 'no password in the banner')
+      assert.match(second.banner, /database\s+postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/fd_test_\w+ \(tenant "demo"\)/)
+    }
     assert.not.match(first.banner, /earlier run/)
     assert.is(await stop(child), 0)
     child = null
   } finally {
     if (child !== null) await stop(child)
     rmSync(dir, { recursive: true, force: true })
+    await postgres?.drop()
   }
 })
 

@@ -7,7 +7,7 @@ import { DEMO_TENANT } from '../demo/demo-catalog.ts'
 import { demoExamples, shellQuote } from '../demo/demo-examples.ts'
 import { demoRecords } from '../demo/demo-records.ts'
 import type { RunningServer } from './serve.ts'
-import { displayDb, isPostgresUrl, openStore } from '../session.ts'
+import { defaultSearchDir, displayDb, isPostgresUrl, openStore } from '../session.ts'
 import { DEFAULT_PORT, devCertDir, parsePort, startServer, untilStopped } from './serve.ts'
 
 /** The demo database when `--db` is not given (never `$FRONTDESK_DB`: the demo must not seed a real database by accident). */
@@ -48,7 +48,7 @@ export async function startDemo(options: DemoOptions, cwd: string): Promise<Runn
     host: '127.0.0.1',
     port: options.port ?? DEFAULT_PORT,
     portFallback: true,
-    ...(options.searchDir === undefined ? {} : { searchDir: resolve(cwd, options.searchDir) }),
+    searchDir: options.searchDir === undefined ? defaultSearchDir(dbPath, cwd) : resolve(cwd, options.searchDir),
   })
   return { ...running, key, earlierKeys, certPath: cert.certPath }
 }
@@ -114,11 +114,13 @@ export async function demo(options: DemoOptions, env: CliEnv, signal?: AbortSign
 /** The end of `frontdesk demo --help`: the global option it honours, and what it leaves behind. */
 export const DEMO_HELP = `
 Global option:
-  --db <path>    the demo database (default ${DEMO_DB}; $FRONTDESK_DB is never used,
-                 so that the demo cannot seed a real database by accident)
+  --db <database>  the demo database, a file or a postgres:// URL (default ${DEMO_DB};
+                   $FRONTDESK_DB is never used, so that the demo cannot seed a real
+                   database by accident)
 
 The self-signed certificate for localhost is kept in .frontdesk/ in the database's
-directory. Each run adds a new API key; the keys of earlier runs keep working.
+directory (for PostgreSQL, in .frontdesk/ of the working directory). Each run adds a new
+API key; the keys of earlier runs keep working.
 `
 
 /** Registers `demo`. */

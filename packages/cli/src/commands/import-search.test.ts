@@ -1,23 +1,22 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { SearchBuildInfo } from '@frontdesk/search'
 import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 import type { SearchQuery } from '@frontdesk/core'
 import { parseQueryTerms } from '@frontdesk/core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cliFixture } from '../../test/util/cli-fixture.ts'
+import type { cliFixture } from '../../test/util/cli-fixture.ts'
+import { cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
+import { openStore } from '../session.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
-const test = suite<{ f: Fixture }>('import saves the search snapshot', {} as { f: Fixture })
+const test = suite<{ f: Fixture }>(titled('import saves the search snapshot', import.meta.url), {} as { f: Fixture })
 test.before.each(async (context) => {
-  context.f = cliFixture()
+  context.f = await cliFixtureFor(import.meta.url)
   await context.f.run(['tenant', 'create', 'acme'])
 })
-test.after.each((context) => {
-  context.f.cleanup()
-})
+test.after.each((context) => context.f.cleanup())
 
 const line = (record: Record<string, unknown>) => `${JSON.stringify(record)}\n`
 const category = line({ kind: 'category', code: 'news', name: 'News' })
@@ -25,8 +24,8 @@ const content = (slug: string, title: string) => line({ kind: 'content', slug, t
 const q = (text: string): SearchQuery => ({ terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10 })
 
 /** What a server started now would do: how it gets the tenant's index, and what a search finds. */
-async function startLikeServe(f: Fixture, text: string, searchDir = `${f.db}.search`): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
-  const store = openSqliteStore({ path: f.db })
+async function startLikeServe(f: Fixture, text: string, searchDir = f.searchDir): Promise<{ sources: SearchBuildInfo['source'][]; slugs: string[] }> {
+  const store = await openStore(f.db)
   const builds: SearchBuildInfo[] = []
   const search = createSearchEngine({ store, snapshots: directorySnapshots(searchDir), warmUp: false, onBuild: (info) => builds.push(info) })
   try {
@@ -45,13 +44,21 @@ test('an import leaves the snapshot up to date: the next start restores it and f
   const imported = await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('a', 'Lighthouse keeper') + content('b', 'Harbour') })
   assert.is(imported.code, 0)
   assert.is(imported.stderr, '')
-  assert.equal(readdirSync(`${f.db}.search`).filter((name) => name.endsWith('.index')).length, 1)
+  assert.equal(readdirSync(f.searchDir).filter((name) => name.endsWith('.index')).length, 1)
   assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['snapshot'], slugs: ['a'] })
 
   // A second import over an existing snapshot: updates and additions, again restored as they are.
   await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('b', 'Lighthouse museum') + content('c', 'Lighthouse lamp') })
   assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['snapshot'], slugs: ['a', 'b', 'c'] })
   assert.equal(await startLikeServe(f, 'harbour'), { sources: ['snapshot'], slugs: [] })
+})
+
+test('a start restores the snapshot and catches up with what was committed after it (the change feed)', async ({ f }) => {
+  assert.is((await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('a', 'Lighthouse keeper') })).code, 0)
+  // Written by another process after the snapshot: the import's own command without --search-dir elsewhere leaves the snapshot behind.
+  assert.is((await f.run(['import', '-', '--tenant', 'acme', '--search-dir', join(f.dir, 'elsewhere')], { stdin: category + content('b', 'Lighthouse lamp') + content('a', 'Harbour keeper') })).code, 0)
+  assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['snapshot'], slugs: ['b'] })
+  assert.equal(await startLikeServe(f, 'harbour'), { sources: ['snapshot'], slugs: ['a'] })
 })
 
 test('a first import is indexed while it writes: its snapshot is the one a build from the database writes, byte for byte', async ({ f }) => {
@@ -62,8 +69,8 @@ test('a first import is indexed while it writes: its snapshot is the one a build
   const imported = await f.run(['import', '-', '--tenant', 'acme'], { stdin: records.join('') })
   assert.is(imported.code, 0, imported.stderr)
   assert.is(imported.stderr, '')
-  const [name] = readdirSync(`${f.db}.search`)
-  const store = openSqliteStore({ path: f.db })
+  const [name] = readdirSync(f.searchDir)
+  const store = await openStore(f.db)
   const search = createSearchEngine({ store, warmUp: false, snapshots: directorySnapshots(join(f.dir, 'rebuilt')) })
   try {
     const tenant = await store.getTenantByCode('acme')
@@ -72,7 +79,7 @@ test('a first import is indexed while it writes: its snapshot is the one a build
     await search.close()
     await store.close()
   }
-  assert.ok(readFileSync(join(`${f.db}.search`, name ?? '')).equals(readFileSync(join(f.dir, 'rebuilt', name ?? ''))), 'same bytes')
+  assert.ok(readFileSync(join(f.searchDir, name ?? '')).equals(readFileSync(join(f.dir, 'rebuilt', name ?? ''))), 'same bytes')
   assert.equal(await startLikeServe(f, 'museum'), { sources: ['snapshot'], slugs: ['item-0'] })
 })
 
@@ -83,25 +90,26 @@ test('a dry run, a failed import and an import changing nothing searchable write
   assert.is(failed.code, 1)
   const inquiries = await f.run(['import', '-', '--tenant', 'acme'], { stdin: line({ kind: 'inquiry_category', code: 'sales', name: 'Sales' }) })
   assert.is(inquiries.code, 0)
-  assert.not.ok(existsSync(`${f.db}.search`))
+  assert.not.ok(existsSync(f.searchDir))
   assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['store'], slugs: [] })
 })
 
 test('--search-dir puts the snapshots elsewhere (a relative one against the working directory), and nothing beside the database', async ({ f }) => {
   const imported = await f.run(['import', '-', '--tenant', 'acme', '--search-dir', 'snapshots/here'], { stdin: category + content('a', 'Lighthouse keeper') })
   assert.is(imported.code, 0, imported.stderr)
-  assert.not.ok(existsSync(`${f.db}.search`))
+  assert.not.ok(existsSync(f.searchDir))
   assert.equal(readdirSync(join(f.dir, 'snapshots', 'here')).filter((name) => name.endsWith('.index')).length, 1)
   assert.equal(await startLikeServe(f, 'lighthouse', join(f.dir, 'snapshots', 'here')), { sources: ['snapshot'], slugs: ['a'] })
 })
 
 test('a snapshot that cannot be written is a warning: the import succeeds and the next start builds from the database', async ({ f }) => {
-  writeFileSync(`${f.db}.search`, 'not a directory')
+  mkdirSync(dirname(f.searchDir), { recursive: true })
+  writeFileSync(f.searchDir, 'not a directory')
   const imported = await f.run(['import', '-', '--tenant', 'acme'], { stdin: category + content('a', 'Lighthouse keeper') })
   assert.is(imported.code, 0)
   assert.match(imported.stdout, /^Imported 2 records into tenant acme:/)
-  assert.match(imported.stderr, /^warning: the search index snapshot was not saved \(cannot write to .*frontdesk\.db\.search\); `frontdesk serve` will build the index on its next start\n$/)
-  assert.ok(statSync(`${f.db}.search`).isFile())
+  assert.match(imported.stderr, /^warning: the search index snapshot was not saved \(cannot write to .*(frontdesk\.db\.search|search-127\.0\.0\.1-\d+-fd_test_\w+)\); `frontdesk serve` will build the index on its next start\n$/)
+  assert.ok(statSync(f.searchDir).isFile())
   assert.equal(await startLikeServe(f, 'lighthouse'), { sources: ['store'], slugs: ['a'] })
 })
 

@@ -1,40 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Principal } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, newId } from '@frontdesk/core'
-import type { CliEnv } from '../env.ts'
-import { bufferOutput } from '../env.ts'
-import { main } from '../main.ts'
+import type { cliFixture } from '../../test/util/cli-fixture.ts'
+import { cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
 
 interface World {
-  dir: string
-  db: string
+  f: ReturnType<typeof cliFixture>
   ids: string[]
 }
 
-function cliEnv(dir: string): CliEnv & { out: ReturnType<typeof bufferOutput>; err: ReturnType<typeof bufferOutput> } {
-  const out = bufferOutput()
-  const err = bufferOutput()
-  return { stdout: out, stderr: err, stdin: Readable.from([]), vars: {}, cwd: dir, out, err }
-}
-
 async function run(world: World, ...args: string[]) {
-  const env = cliEnv(world.dir)
-  const code = await main(['node', 'frontdesk', '--db', world.db, ...args], env)
-  return { code, stdout: env.out.text(), stderr: env.err.text() }
+  return world.f.run(args)
 }
 
-const cli = suite<World>('frontdesk inquiry')
+const cli = suite<World>(titled('frontdesk inquiry', import.meta.url))
 
 cli.before.each(async (world) => {
-  world.dir = mkdtempSync(join(tmpdir(), 'frontdesk-cli-inquiry-'))
-  world.db = join(world.dir, 'test.db')
-  const store = openSqliteStore({ path: world.db })
+  world.f = await cliFixtureFor(import.meta.url)
+  const session = await world.f.session()
+  const { store } = session
   let time = Date.parse('2026-04-01T00:00:00.000Z')
   const frontdesk = createFrontdesk({ store, clock: { now: () => time } })
   const ctx = frontdesk.context
@@ -56,12 +41,10 @@ cli.before.each(async (world) => {
     time += 60_000
     world.ids.push((await frontdesk.createInquiry(principal, { category_code: 'general', ...body })).body.id)
   }
-  await store.close()
+  await session.close()
 })
 
-cli.after.each((world) => {
-  rmSync(world.dir, { recursive: true, force: true })
-})
+cli.after.each((world) => world.f.cleanup())
 
 cli('list prints a table, newest first, Japanese included', async (world) => {
   const { code, stdout, stderr } = await run(world, 'inquiry', 'list', '--tenant', 'acme')

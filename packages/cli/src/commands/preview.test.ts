@@ -1,51 +1,39 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import { AuthError, createFrontdesk, createTenant, newId, resolvePreview } from '@frontdesk/core'
-import type { CliEnv } from '../env.ts'
-import { bufferOutput } from '../env.ts'
-import { main } from '../main.ts'
+import { AuthError, createTenant, newId, resolvePreview } from '@frontdesk/core'
+import type { cliFixture } from '../../test/util/cli-fixture.ts'
+import { cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
 import { parseTtl } from './preview.ts'
 
 interface World {
-  dir: string
-  db: string
+  f: ReturnType<typeof cliFixture>
   tenantId: string
   contentId: string
   categoryId: string
 }
 
 async function run(world: World, ...args: string[]) {
-  const out = bufferOutput()
-  const err = bufferOutput()
-  const env: CliEnv = { stdout: out, stderr: err, stdin: Readable.from([]), vars: {}, cwd: world.dir }
-  const code = await main(['node', 'frontdesk', '--db', world.db, ...args], env)
-  return { code, stdout: out.text(), stderr: err.text() }
+  return world.f.run(args)
 }
 
-/** What the token opens, read back through core from the same database. */
+/** What the token opens, read back through core from the same database (another store, as another process). */
 async function resolveIn(world: World, token: string): Promise<unknown> {
-  const store = openSqliteStore({ path: world.db })
+  const session = await world.f.session()
   try {
-    return await resolvePreview(createFrontdesk({ store }).context, world.tenantId, token)
+    return await resolvePreview(session.ctx, world.tenantId, token)
   } catch (error) {
     return error instanceof AuthError ? error.code : error
   } finally {
-    await store.close()
+    await session.close()
   }
 }
 
-const cli = suite<World>('frontdesk preview')
+const cli = suite<World>(titled('frontdesk preview', import.meta.url))
 
 cli.before.each(async (world) => {
-  world.dir = mkdtempSync(join(tmpdir(), 'frontdesk-cli-preview-'))
-  world.db = join(world.dir, 'test.db')
-  const store = openSqliteStore({ path: world.db })
-  const ctx = createFrontdesk({ store }).context
+  world.f = await cliFixtureFor(import.meta.url)
+  const session = await world.f.session()
+  const { store, ctx } = session
   const tenant = await createTenant(ctx, { code: 'acme' })
   const at = new Date().toISOString()
   world.tenantId = tenant.id
@@ -58,12 +46,10 @@ cli.before.each(async (world) => {
       author_name: '', tags: [], summary: '', body: '', fields: {}, meta: { og_title: '', og_description: '' }, version: 1, created_at: at, updated_at: at,
     })
   })
-  await store.close()
+  await session.close()
 })
 
-cli.after.each((world) => {
-  rmSync(world.dir, { recursive: true, force: true })
-})
+cli.after.each((world) => world.f.cleanup())
 
 cli('create --json prints exactly id, token and expires_at, and the token opens the item', async (world) => {
   const before = Date.now()

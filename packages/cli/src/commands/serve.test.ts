@@ -3,26 +3,44 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
 import { createDevCert, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { bufferOutput } from '../env.ts'
+import { storeOf, titled } from '../../test/util/cli-fixture.ts'
 import { main } from '../main.ts'
+import { defaultSearchDir, openStore } from '../session.ts'
 import type { ServeOptions } from './serve.ts'
 import { parseWorkers, serve, startServer, workerCount } from './serve.ts'
 
+const kind = storeOf(import.meta.url)
+const test = suite(titled('frontdesk serve', import.meta.url))
 let dir: string
+/** PostgreSQL databases made for the current test (dropped after it). */
+let drops: (() => Promise<void>)[] = []
 
 test.before.each(() => {
   dir = mkdtempSync(join(tmpdir(), 'frontdesk-serve-'))
 })
 
-test.after.each(() => {
+test.after.each(async () => {
   rmSync(dir, { recursive: true, force: true })
+  await Promise.all(drops.splice(0).map((drop) => drop()))
 })
+
+/** The database a test serves: a file `name` in the test's directory, or a new PostgreSQL database. */
+async function database(name: string): Promise<string> {
+  if (kind === 'sqlite') return join(dir, name)
+  const { createTestDatabase } = await import('@frontdesk/adapter-postgres/testing')
+  const created = await createTestDatabase()
+  drops.push(created.drop)
+  return created.url
+}
+
+/** Tests of options refused before any database is opened run on SQLite only: the store plays no part. */
+const optionsTest = kind === 'sqlite' ? test : () => {}
 
 function testEnv(): CliEnv & { stdout: ReturnType<typeof bufferOutput>; stderr: ReturnType<typeof bufferOutput> } {
   return { stdout: bufferOutput(), stderr: bufferOutput(), stdin: process.stdin, vars: {}, cwd: dir }
@@ -36,7 +54,7 @@ async function run(...args: string[]): Promise<{ code: number; stderr: string }>
 
 /** A database with tenant `acme` and a `cms:read` key. */
 async function seeded(dbPath: string): Promise<string> {
-  const store = openSqliteStore({ path: dbPath })
+  const store = await openStore(dbPath)
   try {
     const ctx = createFrontdesk({ store }).context
     await createTenant(ctx, { code: 'acme' })
@@ -87,7 +105,7 @@ function get(url: string, headers: Record<string, string>, ca?: string): Promise
   })
 }
 
-test('serve refuses to start without TLS material or --behind-proxy, in one line, touching nothing', async () => {
+optionsTest('serve refuses to start without TLS material or --behind-proxy, in one line, touching nothing', async () => {
   const db = join(dir, 'x.db')
   const result = await run('serve', '--db', db, '--port', '0')
   assert.is(result.code, 1)
@@ -95,7 +113,7 @@ test('serve refuses to start without TLS material or --behind-proxy, in one line
   assert.not.ok(existsSync(db))
 })
 
-test('serve refuses contradictory or incomplete options', async () => {
+optionsTest('serve refuses contradictory or incomplete options', async () => {
   const db = join(dir, 'x.db')
   const cases: [string[], RegExp][] = [
     [['--dev-cert', '--behind-proxy'], /choose one of/],
@@ -118,7 +136,7 @@ test('serve refuses contradictory or incomplete options', async () => {
 })
 
 test('serve --behind-proxy on a wildcard address needs --allow-public-bind, and warns', async () => {
-  const db = join(dir, 'public.db')
+  const db = await database('public.db')
   const key = await seeded(db)
   const server = await serving(db, { behindProxy: true, host: '0.0.0.0', allowPublicBind: true })
   try {
@@ -139,7 +157,7 @@ test('serve --behind-proxy on a wildcard address needs --allow-public-bind, and 
 })
 
 test('serve --max-connections-per-address limits one address; the help states the server’s own defaults', async () => {
-  const db = join(dir, 'limits.db')
+  const db = await database('limits.db')
   const key = await seeded(db)
   const pems = await createDevCert()
   writeFileSync(join(dir, 'cert.pem'), pems.cert)
@@ -171,7 +189,7 @@ test('serve --max-connections-per-address limits one address; the help states th
   assert.match(bad.stderr, /--max-connections.*must be an integer ≥ 0/)
 })
 
-test('serve names the file and what is wrong with a certificate or key that does not fit', async () => {
+optionsTest('serve names the file and what is wrong with a certificate or key that does not fit', async () => {
   const db = join(dir, 'x.db')
   const good = await createDevCert()
   const other = await createDevCert()
@@ -194,7 +212,7 @@ test('serve names the file and what is wrong with a certificate or key that does
 })
 
 test('serve --cert/--key serves HTTPS until stopped, then shuts down and releases the database', async () => {
-  const db = join(dir, 'site.db')
+  const db = await database('site.db')
   const key = await seeded(db)
   const pems = await createDevCert()
   writeFileSync(join(dir, 'cert.pem'), pems.cert)
@@ -210,13 +228,18 @@ test('serve --cert/--key serves HTTPS until stopped, then shuts down and release
   assert.not.ok(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(() => true, () => false), 'no longer listening')
 })
 
-test('serve keeps the search snapshots in its search directory (built at start), none beside the database', async () => {
-  const db = join(dir, 'site.db')
+test('serve keeps the search snapshots in its search directory (built at start), none beside the database; by default <db>.search, or .frontdesk/search-<host>-<port>-<database> in the working directory for PostgreSQL', async () => {
+  const db = await database('site.db')
   await seeded(db)
   const server = await serving(db, { behindProxy: true, searchDir: join(dir, 'snapshots') })
   await server.stop()
   assert.ok(readdirSync(join(dir, 'snapshots')).some((name) => name.endsWith('.index')))
   assert.not.ok(existsSync(`${db}.search`))
+  const byDefault = await serving(db, { behindProxy: true })
+  await byDefault.stop()
+  const expected = kind === 'sqlite' ? `${db}.search` : join(dir, '.frontdesk', `search-127.0.0.1-${new URL(db).port}-${new URL(db).pathname.slice(1)}`)
+  assert.is(defaultSearchDir(db, dir), expected)
+  assert.ok(readdirSync(expected).some((name) => name.endsWith('.index')), expected)
 })
 
 test('a server told to only read the snapshots (the workers after the first) restores them and never writes one', async () => {
@@ -244,21 +267,29 @@ test('--workers takes auto (one per core) or 1 to 256', () => {
   for (const bad of ['0', '-1', '1.5', 'two', '257', '']) assert.throws(() => parseWorkers(bad), /auto \(one per core\) or an integer from 1 to 256/, bad)
 })
 
-test('serve --dev-cert creates the certificate beside the database once', async () => {
-  const db = join(dir, 'dev.db')
+test(kind === 'sqlite' ? 'serve --dev-cert creates the certificate beside the database once' : 'serve --dev-cert on PostgreSQL creates the certificate in .frontdesk/ of the working directory once', async () => {
+  const db = await database('dev.db')
   const key = await seeded(db)
   const server = await serving(db, { devCert: true })
+  const certPath = join(dir, '.frontdesk', 'dev-cert.pem')
+  let pem = ''
   try {
-    const certPath = join(dir, '.frontdesk', 'dev-cert.pem')
     assert.ok(existsSync(certPath))
-    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, readFileSync(certPath, 'utf8')), 200)
+    pem = readFileSync(certPath, 'utf8')
+    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pem), 200)
   } finally {
     await server.stop()
+  }
+  const again = await serving(db, { devCert: true })
+  try {
+    assert.is(readFileSync(certPath, 'utf8'), pem, 'the same certificate on the next start')
+  } finally {
+    await again.stop()
   }
 })
 
 test('serve --behind-proxy serves plain HTTP only to a trusted proxy saying https', async () => {
-  const db = join(dir, 'proxy.db')
+  const db = await database('proxy.db')
   const key = await seeded(db)
   const server = await serving(db, { behindProxy: true })
   try {

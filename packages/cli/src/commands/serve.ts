@@ -26,7 +26,7 @@ export interface ServeOptions {
   /** PEM certificate chain and key files. */
   cert?: string
   key?: string
-  /** Use (creating once) a self-signed certificate for localhost, kept in `.frontdesk/` in the database's directory. */
+  /** Use (creating once) a self-signed certificate for localhost, kept in `.frontdesk/` in the database's directory (for PostgreSQL, of the working directory). */
   devCert?: boolean
   /** Serve plain HTTP behind a TLS-terminating proxy. */
   behindProxy?: boolean
@@ -321,7 +321,8 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       port,
       ...(onAccess === undefined ? {} : { onAccess }),
       ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
-      ...(options.searchDir === undefined ? {} : { searchDir: options.searchDir }),
+      // Hint: the default of a PostgreSQL database lies in the working directory, the caller's (env.cwd), not the process's.
+      searchDir: options.searchDir ?? defaultSearchDir(dbPath, env.cwd),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
       onRateLimitStoreError: rateLimitTrouble(env),
@@ -393,7 +394,7 @@ export function register(program: Command, env: CliEnv): void {
     .addOption(new Option('--port <port>', 'port to listen on').default(DEFAULT_PORT).argParser(parsePort))
     .option('--cert <file>', 'PEM certificate (chain) file')
     .option('--key <file>', 'PEM private key file')
-    .option('--dev-cert', "use a self-signed certificate for localhost (created once, kept in .frontdesk/ in the database's directory)")
+    .option('--dev-cert', "use a self-signed certificate for localhost (created once, kept in .frontdesk/ in the database's directory; for PostgreSQL, in .frontdesk/ of the working directory)")
     .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
     .option('--allow-public-bind', 'let --behind-proxy listen on a public or wildcard --host (0.0.0.0, ::): only if a firewall keeps the port to the proxy')

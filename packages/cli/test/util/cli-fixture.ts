@@ -8,7 +8,7 @@ import type { CliEnv } from '../../src/env.ts'
 import { bufferOutput } from '../../src/env.ts'
 import { main } from '../../src/main.ts'
 import type { Session } from '../../src/session.ts'
-import { openSession } from '../../src/session.ts'
+import { defaultSearchDir, openSession } from '../../src/session.ts'
 
 /** What one in-process run printed and returned. */
 export interface RunResult {
@@ -58,6 +58,8 @@ export function cliFixture(given?: string, drop?: () => Promise<void>) {
   return {
     dir,
     db,
+    /** Where the CLI keeps the search snapshots of \`db\` by default (\`--search-dir\` not given). */
+    searchDir: defaultSearchDir(db, dir),
     env,
     /** Runs `frontdesk --db <db> ...args` in-process. */
     async run(args: string[], options: { stdin?: string; vars?: Record<string, string>; noDb?: boolean; tty?: boolean } = {}): Promise<RunResult> {

@@ -29,6 +29,28 @@ export function titled(title: string, moduleUrl: string): string {
   return storeOf(moduleUrl) === 'postgres' ? `${title} (PostgreSQL)` : title
 }
 
+/**
+ * How long a change committed through another store (another process) may take to reach a
+ * server: nothing on SQLite (every read checks \`PRAGMA data_version\`), 1 s on PostgreSQL
+ * (LISTEN/NOTIFY wakes the store, a 200 ms poll is the fallback; issue 18 asks for 1 s).
+ */
+export function propagationMs(kind: TestStoreKind): number {
+  return kind === 'postgres' ? 1_000 : 0
+}
+
+/**
+ * Asks \`probe\` until it answers true, at least once and for at most \`withinMs\`; fails with
+ * \`what\` otherwise. Resolves to the milliseconds it took.
+ */
+export async function eventually(probe: () => Promise<boolean>, withinMs: number, what: string): Promise<number> {
+  const started = performance.now()
+  for (;;) {
+    if (await probe()) return performance.now() - started
+    if (performance.now() - started >= withinMs) throw new Error(`${what}: not within ${withinMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 /** Options of `startTestServer`. */
 export interface TestServerOptions {
   /** The store behind the server (default SQLite), searched by the engine of `@frontdesk/search` in either case. */
