@@ -66,6 +66,13 @@ type TermPart = { alt: Alternative; list: null; size: number } | { alt: null; li
  */
 export interface Eligibility {
   bits: Uint32Array
+  /** What else a document must pass (a query's custom-field filters), asked only of eligible documents; `null`: nothing. */
+  filter: DocFilter | null
+}
+
+/** A per-document test beside the eligibility bits (see `Eligibility`). */
+export interface DocFilter {
+  passes(doc: number): boolean
 }
 
 /**
@@ -167,11 +174,13 @@ export class TermMatcher {
       return count
     }
     const bits = eligible.bits
+    const filter = eligible.filter
     let candidates = this.#candidates
     for (let i = 0; i < length; i++) {
       const posting = list[i] ?? 0
       const doc = posting >>> 8
       if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+      if (filter !== null && !filter.passes(doc)) continue
       if (count === candidates.length) candidates = this.#growCandidates()
       candidates[count++] = doc
       hits[doc] = 1
@@ -197,10 +206,12 @@ export class TermMatcher {
       return count
     }
     const bits = eligible.bits
+    const filter = eligible.filter
     let candidates = this.#candidates
     for (let i = 0; i < length; i++) {
       const doc = docs[i] ?? 0
       if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+      if (filter !== null && !filter.passes(doc)) continue
       if (count === candidates.length) candidates = this.#growCandidates()
       candidates[count++] = doc
       hits[doc] = 1
@@ -254,7 +265,7 @@ export class TermMatcher {
             const posting = list[i] ?? 0
             const doc = posting >>> 8
             if (hits[doc] === 0) {
-              if (eligible !== null && (((eligible.bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+              if (eligible !== null && ((((eligible.bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0 || (eligible.filter !== null && !eligible.filter.passes(doc)))) continue
               if (count === candidates.length) candidates = this.#growCandidates()
               candidates[count++] = doc
               hits[doc] = 1
@@ -326,6 +337,7 @@ export class TermMatcher {
     const out = this.#result(list.length)
     const { docs, scores } = out
     const bits = eligible.bits
+    const filter = eligible.filter
     const from = list.docs
     const fromScores = list.scores
     const floor = top > 0 ? new ScoreFloor(top) : null
@@ -335,6 +347,7 @@ export class TermMatcher {
     for (let i = 0; i < list.length; i++) {
       const doc = from[i] ?? 0
       if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+      if (filter !== null && !filter.passes(doc)) continue
       total++
       const score = fromScores[i] ?? 0
       if (score < bar) continue
@@ -355,6 +368,7 @@ export class TermMatcher {
     const out = this.#result(length)
     const { docs, scores } = out
     const bits = eligible.bits
+    const filter = eligible.filter
     const floor = top > 0 ? new ScoreFloor(top) : null
     let bar = Number.NEGATIVE_INFINITY
     let total = 0
@@ -363,6 +377,7 @@ export class TermMatcher {
       const posting = list[i] ?? 0
       const doc = posting >>> 8
       if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+      if (filter !== null && !filter.passes(doc)) continue
       total++
       const score = (WEIGHTS[posting & 255] ?? 0) * factor
       if (score < bar) continue
