@@ -1,21 +1,21 @@
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SearchPort } from '@frontdesk/core'
 import { createApiKey, createFrontdesk } from '@frontdesk/core'
 import { Dataset } from '../dataset.ts'
 import { createSearchEngine, directorySnapshots } from '../engine.ts'
 import type { FtsReference } from '../fts-reference.ts'
-import { buildFtsReference } from '../fts-reference.ts'
+import { buildFtsReference, openFtsReference } from '../fts-reference.ts'
 import type { SearchClass } from '../search-classes.ts'
 import { SEARCH_CLASS_IDS, SearchStreams } from '../search-classes.ts'
 import { percentile } from '../stats.ts'
 
 /*
- * `node --conditions=source --import tsx bench/micro/search-vs-fts.ts DB [RUNS] [CLASS,…] [--fts FILE] [--skip N] [--snapshots DIR]`:
+ * `node --conditions=source --import tsx bench/micro/search-vs-fts.ts DB [RUNS] [CLASS,…] [--fts FILE [--fts-rebuild]] [--skip N] [--snapshots DIR]`:
  * the in-process half of `npm run bench`'s search figures without the rest of the run: new
  * queries of each class (never asked before) through the use case, p50/p99/max latency and
- * CPU per search, and with `--fts FILE` (built there afresh over the data set of the
- * database's size) the SQLite FTS5 reference on the same queries, in turns. `--skip N` starts
+ * CPU per search, and with `--fts FILE` (built there over the data set of the database's size
+ * unless it exists, or with `--fts-rebuild`) the SQLite FTS5 reference on the same queries, in turns. `--skip N` starts
  * each class's stream N queries further, so that runs of two versions of the code, one after
  * the other, can ask different queries or the same ones. `--snapshots DIR` keeps the index's
  * snapshot there (the next run restores it instead of building). Over a database of
@@ -32,6 +32,7 @@ const option = (name: string): string | undefined => {
 const ftsPath = option('--fts')
 const skip = Number(option('--skip') ?? 0)
 const snapshotDir = option('--snapshots')
+const rebuild = args.includes('--fts-rebuild') && args.splice(args.indexOf('--fts-rebuild'), 1).length > 0
 const [path, runsArg, classesArg] = args
 if (path === undefined) throw new Error(`usage: bench/micro/search-vs-fts.ts DB [RUNS] [CLASS,…] [--fts FILE] [--skip N]; classes: ${SEARCH_CLASS_IDS.join(', ')}`)
 const runs = Number(runsArg ?? 200)
@@ -53,7 +54,8 @@ const frontdesk = createFrontdesk({ store, search: timedEngine, cache: { maxEntr
 const { key } = await createApiKey(frontdesk.context, { tenantCode: 'bench', name: `micro-search ${Date.now()}`, permissions: ['cms:search'], rateLimit: 0 })
 const principal = await frontdesk.authenticate({ apiKey: key, authorization: false }, 'cms:search')
 let fts: FtsReference | null = null
-if (ftsPath !== undefined) {
+if (ftsPath !== undefined && existsSync(ftsPath) && !rebuild) fts = openFtsReference(ftsPath)
+else if (ftsPath !== undefined) {
   rmSync(ftsPath, { force: true })
   const count = await engine.indexedCount(principal.tenant.id)
   // Hint: the data set's article count is the seeded count; the index also holds nothing else.
