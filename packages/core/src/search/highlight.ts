@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { isTermBreak, tokenize, tokenizeStretch } from './analyzer.ts'
+import { isTermBreak, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { wordMatches } from './query-terms.ts'
 
@@ -46,10 +46,7 @@ export class MatchText {
   /** `normalizeTerm(text)` when it keeps every offset (most text), else `null`. */
   get normalized(): string | null {
     if (this.#normalized === undefined) {
-      // Hint: tokenize's own test, with one NFKC instead of two.
-      const nfkc = this.text.normalize('NFKC')
-      const lower = nfkc.toLowerCase()
-      this.#normalized = nfkc === this.text && lower.length === this.text.length ? lower : null
+      this.#normalized = normalizedInPlace(this.text)
     }
     return this.#normalized
   }

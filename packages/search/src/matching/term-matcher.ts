@@ -441,7 +441,7 @@ export class TermMatcher {
         group.set(id, distance === 0 ? 1 : (PREFIX_WEIGHT * key.length) / (key.length + 0.3 * distance))
       }
       if (term.fuzzy > 0) {
-        for (const [key, id, distance] of this.#index.withinEdits(term.term, term.fuzzy)) {
+        for (const [key, id, distance] of this.#index.withinOneEdit(term.term)) {
           if (!group.has(id)) group.set(id, distance === 0 ? 1 : (FUZZY_WEIGHT * key.length) / (key.length + distance))
         }
       }
