@@ -5,7 +5,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { REMEMBER_TERM_FROM } from '../matching/term-matcher.ts'
 import { MAX_REMEMBERED_HITS, MAX_REMEMBERED_SEARCHES } from './search-memory.ts'
-import { publishedKey, TenantSearchIndex } from './tenant-index.ts'
+import { publishedKey } from './published-keys.ts'
+import { TenantSearchIndex } from './tenant-index.ts'
 
 const NOW = '2030-01-01T00:00:00.000Z'
 const categories = [

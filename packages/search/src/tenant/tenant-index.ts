@@ -6,6 +6,7 @@ import type { Eligibility } from '../matching/term-matcher.ts'
 import { TermMatcher } from '../matching/term-matcher.ts'
 import { EligibleBits } from './eligible-bits.ts'
 import { FieldColumns } from './field-columns.ts'
+import { PublishedKeys } from './published-keys.ts'
 import type { RankedDocs } from './rank-page.ts'
 import { comparatorPage, keyedPage, relevancePage } from './rank-page.ts'
 import { SearchMemory } from './search-memory.ts'
@@ -56,10 +57,8 @@ export class TenantSearchIndex {
   /** By document number: the item's category, numbered by `#categoryNumbers`. */
   #categoryOf = new Uint32Array(1024)
   readonly #categoryNumbers = new Map<string, number>()
-  /** By document number: `published_at` as a number that sorts as the string does (see `publishedKey`). */
-  #publishedKeys = new Float64Array(1024)
-  /** Live documents whose `published_at` has no such number: a sort by it then compares the items. */
-  #unkeyedDates = 0
+  /** `published_at` by document number, as numbers that sort as the strings do (made on first use; not in snapshots). */
+  readonly #published = new PublishedKeys()
   /** Custom-field values by document number, for filters and sorts (made on first use; not in snapshots). */
   readonly #columns = new FieldColumns()
   #dead = 0
@@ -127,7 +126,7 @@ export class TenantSearchIndex {
     if (doc === undefined) return
     this.#version++
     this.#numbers.delete(id)
-    if (Number.isNaN(this.#publishedKeys[doc] ?? 0)) this.#unkeyedDates--
+    this.#published.remove(doc)
     this.#docs[doc] = undefined
     this.#visibleFrom[doc] = Number.NaN
     this.#dead++
@@ -189,10 +188,8 @@ export class TenantSearchIndex {
     }
     const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version, 0)
     const sign = sort.direction === 'asc' ? 1 : -1
-    if (!narrowed && sort.kind === 'published_at' && this.#unkeyedDates === 0) {
-      const keys = this.#publishedKeys
-      return keyedPage(matches, ranked, query, (doc) => sign * (keys[doc] ?? 0), sign)
-    }
+    const keys = !narrowed && sort.kind === 'published_at' && this.#memo ? this.#published.keys(this.#docs) : null
+    if (keys !== null) return keyedPage(matches, ranked, query, (doc) => sign * (keys[doc] ?? 0), sign)
     const column = !narrowed && sort.kind === 'field' && this.#memo ? this.#columns.column(sort.fieldIds, this.#docs) : undefined
     if (column !== undefined) {
       const ranks = column.ranks()
@@ -221,14 +218,9 @@ export class TenantSearchIndex {
       const categories = new Uint32Array(grown.length)
       categories.set(this.#categoryOf)
       this.#categoryOf = categories
-      const published = new Float64Array(grown.length)
-      published.set(this.#publishedKeys)
-      this.#publishedKeys = published
     }
     this.#visibleFrom[number] = visibleSince(doc)
-    const published = publishedKey(doc.published_at)
-    this.#publishedKeys[number] = published
-    if (Number.isNaN(published)) this.#unkeyedDates++
+    this.#published.add(number, doc)
     let category = this.#categoryNumbers.get(doc.category_id)
     if (category === undefined) {
       category = this.#categoryNumbers.size
@@ -251,7 +243,7 @@ export class TenantSearchIndex {
     this.#numbers.clear()
     this.#columns.clear()
     this.#dead = 0
-    this.#unkeyedDates = 0
+    this.#published.clear()
     docs.forEach((doc, old) => {
       if (doc !== undefined) renumber[old] = this.#addDoc(doc)
     })
@@ -271,14 +263,3 @@ function joined(pieces: readonly Uint32Array[]): Uint32Array {
   return all
 }
 
-/**
- * `published_at` as a number in the order core sorts the strings (`null`, sorted as `''`,
- * first): the time in ms when the string is the canonical 24-character ISO form of it (whose
- * string order is its time order), else NaN.
- */
-export function publishedKey(publishedAt: string | null): number {
-  if (publishedAt === null) return Number.NEGATIVE_INFINITY
-  const time = Date.parse(publishedAt)
-  if (publishedAt.length !== 24 || Number.isNaN(time) || new Date(time).toISOString() !== publishedAt) return Number.NaN
-  return time
-}
