@@ -31,9 +31,6 @@ export function startServe(dbPath: string, nodeFlags: string[], serveFlags: stri
   }))
   let out = ''
   let err = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8')
-  })
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`frontdesk serve did not start within ${timeoutMs / 1000} s. stderr: ${err.slice(-2000)}`)), timeoutMs)
     const early = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -41,19 +38,30 @@ export function startServe(dbPath: string, nodeFlags: string[], serveFlags: stri
       reject(new Error(`frontdesk serve exited (${code ?? signal}) before serving. stderr: ${err.slice(-2000)}`))
     }
     child.once('exit', early)
-    const onData = (chunk: Buffer) => {
+    // Hint: serve announces where it serves on stderr (beside its warnings); stdout carries the access log.
+    const onOut = (chunk: Buffer) => {
       out += chunk.toString('utf8')
-      const match = /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(out)
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer)
-        child.off('exit', early)
-        // Hint: from now on stdout carries the access log (one line per request): drain it, keep nothing.
-        child.stdout?.off('data', onData)
-        child.stdout?.resume()
-        resolve({ child, origin: match[1], spawnedAt, listeningMs: performance.now() - spawnedAt, stderr: () => err })
-      }
+      found(out)
     }
-    child.stdout?.on('data', onData)
+    const onErr = (chunk: Buffer) => {
+      err += chunk.toString('utf8')
+      found(err)
+    }
+    let served = false
+    const found = (text: string) => {
+      const match = served ? null : /serving (https:\/\/127\.0\.0\.1:\d+)\/v1\//.exec(text)
+      if (match?.[1] === undefined) return
+      served = true
+      clearTimeout(timer)
+      child.off('exit', early)
+      // Hint: from now on stdout carries the access log (one line per request): drain it, keep nothing.
+      child.stdout?.off('data', onOut)
+      child.stdout?.resume()
+      out = ''
+      resolve({ child, origin: match[1], spawnedAt, listeningMs: performance.now() - spawnedAt, stderr: () => err })
+    }
+    child.stdout?.on('data', onOut)
+    child.stderr?.on('data', onErr)
   })
 }
 
