@@ -1,7 +1,7 @@
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3'
 import Database from 'better-sqlite3'
 import type { QueryTerm } from '@frontdesk/core'
-import { forEachIndexTerm, parseQueryTerms, stripHtml } from '@frontdesk/core'
+import { forEachIndexTerm, isCjkChar, parseQueryTerms, stripHtml } from '@frontdesk/core'
 import { Dataset } from './dataset.ts'
 import { FIELD_BOOST } from './engine.ts'
 import { OneEditWords } from './one-edit-words.ts'
@@ -192,4 +192,22 @@ export function buildFtsReference(path: string, items: number, log: (line: strin
   const build = { items: rowid, seconds: (performance.now() - started) / 1000, bytes, words: words.size }
   log(`FTS5 reference: ${rowid} items, ${words.size} words, ${(bytes / 1048576).toFixed(0)} MB in ${build.seconds.toFixed(1)} s`)
   return new FtsReference(db, new OneEditWords(words), build)
+}
+
+/**
+ * Opens a reference `buildFtsReference` built before (over the same data set, by the same
+ * analyzer), for timing scripts run again and again (`bench/micro/search-vs-fts.ts`).
+ */
+export function openFtsReference(path: string): FtsReference {
+  const started = performance.now()
+  const db = new Database(path)
+  db.pragma('cache_size = -262144')
+  db.pragma('mmap_size = 4294967296')
+  db.exec(`CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, fts, 'row')`)
+  const words = (db.prepare('SELECT term FROM temp.vocabulary').pluck().all() as string[]).filter((term) => !isCjkChar(term))
+  for (const table of ['fts_data', 'fts_idx', 'fts_docsize', 'fts_content', 'items']) db.prepare(`SELECT count(*) FROM ${table}`).get()
+  db.prepare('SELECT sum(length(block)) FROM fts_data').get()
+  const items = db.prepare('SELECT count(*) FROM items').pluck().get() as number
+  const bytes = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number)
+  return new FtsReference(db, new OneEditWords(words), { items, seconds: (performance.now() - started) / 1000, bytes, words: words.length })
 }

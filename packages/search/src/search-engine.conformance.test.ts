@@ -14,14 +14,6 @@ import { createSearchEngine } from './search-engine.ts'
 // store on the same database is another process's connection; snapshots go to a directory of
 // the test's own.
 
-const KNOWN_FAILURES = {
-  // The vocabulary's fuzzy lookup (MiniSearch's SearchableMap.fuzzyGet) counts edits in UTF-16
-  // code units, core's wordMatches in characters: a letter beyond the BMP inserted or deleted
-  // is two edits to the engine, so it misses what the reference finds.
-  'one typo is one character, also beyond the BMP (a letter of two UTF-16 code units)':
-    'the engine counts a typo in UTF-16 code units (fuzzyGet), core in characters (withinOneEdit)',
-}
-
 const snapshotDirs = new WeakMap<object, string>()
 
 function snapshotDir(store: object): string {
@@ -43,7 +35,6 @@ testSearch<SqliteStore>('sqlite', {
   otherProcess: (store) => openSqliteStore({ path: store.path }),
   openSearchWithSnapshots: (store, restored) =>
     createSearchEngine({ store, snapshots: directorySnapshots(`${store.path}.search`), onBuild: (info) => void (info.source === 'snapshot' && restored(info.tenantId)) }),
-  knownFailures: KNOWN_FAILURES,
 })
 
 const urls = new WeakMap<PostgresStore, string>()
@@ -58,5 +49,4 @@ testSearch<PostgresStore>('postgres', {
   otherProcess: (store) => openPostgresStore({ url: urls.get(store) ?? '' }),
   openSearchWithSnapshots: (store, restored) =>
     createSearchEngine({ store, snapshots: directorySnapshots(snapshotDir(store)), onBuild: (info) => void (info.source === 'snapshot' && restored(info.tenantId)) }),
-  knownFailures: KNOWN_FAILURES,
 })

@@ -1,7 +1,10 @@
 /*
  * The text analyzer of full-text search (CONTRACT §5). Indexing and querying both use it, so
  * any engine behind the search port matches the same terms:
- * - text is NFKC-normalised and lower-cased (full-width `ＡＢＣ` is `abc`, half-width `ｶﾞ` is `ガ`);
+ * - text is NFKC-normalised and lower-cased (full-width `ＡＢＣ` is `abc`, half-width `ｶﾞ` is `ガ`),
+ *   and Latin, Greek and Cyrillic letters lose their diacritics (`Café` is `cafe`, `Ἀθῆναι` is
+ *   `αθηναι`, `ёлка` is `елка`; see `foldDiacritics`), while Japanese kana keep their voicing
+ *   marks (`ガ` stays `ガ`: dakuten make another syllable, not an accent on the same one);
  * - a run of CJK characters (Han, Hiragana, Katakana, Hangul; punctuation and spaces end it)
  *   is indexed as its character bigrams, plus its last character alone, so that any word
  *   inside text without spaces is found: `移転` finds `オフィス移転のお知らせ` (bigram `移転`),
@@ -19,7 +22,7 @@
  * Changes whenever `indexTerms` may give different terms for the same text: an engine that
  * keeps an index across restarts rebuilds it then.
  */
-export const ANALYZER_VERSION = 1
+export const ANALYZER_VERSION = 2
 
 /** One term of analysed text, with where it came from in the original string. */
 export interface Token {
@@ -57,9 +60,89 @@ const MAY_HOLD_MARKS = /[^\u3040-\u3098\u309b-\ud7ff\ue000-\ufdff]/
 const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' })
 const graphemeSegmenter = new Intl.Segmenter('und', { granularity: 'grapheme' })
 
-/** NFKC and lower case: the form every term is compared in. */
+/** NFKC, lower case and diacritics folded (`foldDiacritics`): the form every term is compared in. */
 export function normalizeTerm(text: string): string {
-  return text.normalize('NFKC').toLowerCase()
+  return foldDiacritics(text.normalize('NFKC').toLowerCase())
+}
+
+/**
+ * `normalizeTerm(text)` when each of its characters comes from the character at the same
+ * offset of `text` (most text: then offsets into it are offsets into `text`), else `null`.
+ * NFKC changes lengths (`ｶﾞ` → `ガ`, `ﬁ` → `fi`); lower-casing only `İ`, to `i` and a dot
+ * that folding removes again; folding itself only where a mark stands apart from its letter.
+ */
+export function normalizedInPlace(text: string): string | null {
+  const nfkc = text.normalize('NFKC')
+  if (nfkc !== text) return null
+  const normalized = foldDiacritics(nfkc.toLowerCase())
+  return normalized.length === text.length ? normalized : null
+}
+
+// Hint: a code unit below U+00C0 or in U+2000…U+FFFF is no Latin, Greek or Cyrillic letter with a diacritic, nor such a mark.
+const MAY_FOLD = /[\u00c0-\u1fff]/
+const FOLDED_MARK_FIRST = 0x300
+const FOLDED_MARK_LAST = 0x36f
+const LATIN_GREEK_CYRILLIC = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]$/u
+/** Each character that folds, with what it folds to; `''`: a letter of the three scripts that stays as it is. */
+const FOLDS = new Map<number, string | null>()
+
+/**
+ * Diacritics folded away, as case and width are: a character whose canonical decomposition is
+ * a Latin, Greek or Cyrillic letter followed only by combining marks of U+0300–U+036F (the
+ * accents, tonos, breve, diaeresis, cedilla… these scripts write) becomes that letter, and such
+ * marks standing apart right after such a letter are dropped. So `café`, `cafe` and
+ * `cafe\u0301` are one word; so are `й` and `и`, as a search folds them (ICU's folding does
+ * too). Marks of other scripts stay: they make other letters, as Japanese dakuten do (`ガ` is
+ * not `カ` with an accent but another syllable), as do Devanagari vowel signs and Hebrew
+ * points. Letters with a stroke or a ligature (`ø`, `ł`, `æ`, `ß`) have no decomposition and
+ * stay as they are.
+ */
+export function foldDiacritics(text: string): string {
+  if (!MAY_FOLD.test(text)) return text
+  let out = ''
+  let copied = 0
+  // Whether the last character kept is a letter of the three scripts (its marks are dropped).
+  let afterLetter = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= FOLDED_MARK_FIRST && code <= FOLDED_MARK_LAST) {
+      if (afterLetter) {
+        out += text.slice(copied, i)
+        copied = i + 1
+      }
+      continue
+    }
+    if (code < 0xc0) {
+      afterLetter = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0xaa || code === 0xba
+      continue
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      afterLetter = false
+      continue
+    }
+    const folded = foldOf(code)
+    afterLetter = folded !== null
+    if (folded !== null && folded !== '') {
+      out += text.slice(copied, i) + folded
+      copied = i + 1
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+/** What the character folds to (see `FOLDS`), `null` when it is no letter of the three scripts. */
+function foldOf(code: number): string | null {
+  let folded = FOLDS.get(code)
+  if (folded === undefined) {
+    const char = String.fromCharCode(code)
+    const decomposed = char.normalize('NFD')
+    const base = decomposed.charAt(0)
+    if (!LATIN_GREEK_CYRILLIC.test(base) || !/\p{L}/u.test(base)) folded = null
+    else if (decomposed.length > 1 && [...decomposed.slice(1)].every((mark) => mark.charCodeAt(0) >= FOLDED_MARK_FIRST && mark.charCodeAt(0) <= FOLDED_MARK_LAST)) folded = base
+    else folded = ''
+    FOLDS.set(code, folded)
+  }
+  return folded
 }
 
 /** Whether the (single) character is of a CJK script: runs of them are indexed as bigrams. */
@@ -102,9 +185,9 @@ export type PairSink = (first: number, second: number) => void
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = []
   if (text === '') return tokens
-  const normalized = normalizeTerm(text)
-  // Most text keeps its length under NFKC and lower-casing: offsets then carry over as they are.
-  if (normalized.length === text.length && text.normalize('NFKC') === text) {
+  // Most text keeps its length under NFKC, lower-casing and folding: offsets then carry over as they are.
+  const normalized = normalizedInPlace(text)
+  if (normalized !== null) {
     analyze(normalized, (term, start, end, cjk, headEnd) => void tokens.push({ term, start, end, cjk, headEnd }))
     return tokens
   }

@@ -11,7 +11,7 @@ import { stripHtml } from './strip-html.ts'
 const terms = parseQueryTerms('office')
 
 test('an item is found again as read, at the revision it was read at only', () => {
-  const found = new FoundItems()
+  const found = new FoundItems(undefined, 'always')
   const item = aContent('t1', 'c1', 'cat', { title: 'Office', summary: 'An office move.', body: '<p>The <b>office</b> moves.</p>' })
   const put = found.put(item, 7)
   assert.is(found.get('t1', 'c1', 7), put)
@@ -23,7 +23,7 @@ test('an item is found again as read, at the revision it was read at only', () =
 })
 
 test('read again after a change, an item keeps its prepared texts only while they are the same strings', () => {
-  const found = new FoundItems()
+  const found = new FoundItems(undefined, 'always')
   const item = aContent('t1', 'c1', 'cat', { title: 'Office', summary: 'Old summary', body: '<p>old office</p>' })
   const first = found.put(item, 1)
   // The same texts read again (equal strings, not the same ones): prepared texts kept.
@@ -45,7 +45,7 @@ test('read again after a change, an item keeps its prepared texts only while the
 })
 
 test('the same id in two tenants is two items', () => {
-  const found = new FoundItems()
+  const found = new FoundItems(undefined, 'always')
   found.put(aContent('t1', 'c1', 'cat', { title: 'Office of A' }), 1)
   found.put(aContent('t2', 'c1', 'cat', { title: 'Office of B' }), 1)
   assert.is(found.get('t1', 'c1', 1)?.record.title, 'Office of A')
@@ -57,7 +57,7 @@ test('beyond its size the least recently used items are dropped', () => {
   const body = `<p>${'word '.repeat(100)}</p>`
   const item = (id: string) => aContent('t1', id, 'cat', { title: 'T', summary: 'S', body })
   const cost = 2 * 2 + 4 * body.length + ITEM_OVERHEAD
-  const found = new FoundItems(3 * cost)
+  const found = new FoundItems(3 * cost, 'always')
   const first = found.put(item('c1'), 1)
   found.put(item('c2'), 1)
   found.put(item('c3'), 1)
@@ -77,7 +77,7 @@ test('it keeps what a plain least-recently-used list of the same size keeps', ()
   const op = fc.record({ kind: fc.constantFrom('put', 'put', 'get', 'delete'), tenant: fc.constantFrom('t1', 't2'), id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), size: fc.integer({ min: 0, max: 40 }), revision: fc.integer({ min: 1, max: 2 }) })
   fc.assert(
     fc.property(fc.array(op, { maxLength: 60 }), fc.integer({ min: 0, max: 3000 }), (ops, max) => {
-      const found = new FoundItems(max)
+      const found = new FoundItems(max, 'always')
       // The model: a Map in order of use (a hit is deleted and set again), oldest dropped first.
       const model = new Map<string, { revision: number; cost: number; title: string }>()
       for (const { kind, tenant, id, size, revision } of ops) {
@@ -112,6 +112,22 @@ test('it keeps what a plain least-recently-used list of the same size keeps', ()
     }),
     { numRuns: 500 },
   )
+})
+
+test('by default an item is kept from the second time it is put: found once, it costs no room', () => {
+  const found = new FoundItems()
+  const item = (tenant: string, id: string) => aContent(tenant, id, 'cat', { title: `Office ${id}`, body: '<p>office</p>' })
+  const first = found.put(item('t1', 'c1'), 1)
+  assert.is(first.record.title, 'Office c1', 'a first sight still answers')
+  assert.is(found.get('t1', 'c1', 1), undefined)
+  assert.is(found.size, 0)
+  assert.is(found.put(item('t2', 'c1'), 1) !== undefined && found.get('t2', 'c1', 1), undefined, 'the same id in another tenant is another item')
+  const second = found.put(item('t1', 'c1'), 1)
+  assert.is(found.get('t1', 'c1', 1), second, 'seen before: kept')
+  // Read again after a change (a new revision), an item kept before is kept at once.
+  const reread = found.put(item('t1', 'c1'), 2)
+  assert.is(found.get('t1', 'c1', 2), reread)
+  assert.is(found.size, 1)
 })
 
 test('a found item is visible exactly when isPubliclyVisible says so, its date parsed once', () => {

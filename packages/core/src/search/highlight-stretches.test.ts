@@ -53,7 +53,7 @@ function referenceSpans(text: string, terms: readonly QueryTerm[]): Span[] {
 // CJK runs (with marks), a script the segmenter splits, breaks and non-breaks of both kinds.
 const PARTS = [
   'office', 'offices', 'ofice', 'Office', 'moving', "don't", 'e-mail', 'example.com', '3.14', '1,000', 'a:b', 'x_y', '_', '__x', 'x2',
-  '東京', '京都', '東京都庁', 'オフィス', '移転', 'お知らせ', '葛\u{e0100}', 'の', 'ー', 'ภาษาไทย',
+  '東京', '京都', '東京都庁', 'オフィス', '移転', 'お知らせ', '葛\u{e0100}', '京\ufe00', '都\u20dd', '移\u0301', '東', '\ufe00', 'の', 'ー', 'ภาษาไทย',
   ' ', '  ', '\n', '.', ',', ':', "'", '-', '/', '(', ')', '!', '?', '。', '、', '「', '」', '・', '\u00ad', '\u200b', 'é', 'e\u0301',
 ]
 const text = fc.array(fc.constantFrom(...PARTS), { maxLength: 24 }).map((parts) => parts.join(''))

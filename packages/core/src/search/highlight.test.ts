@@ -35,6 +35,14 @@ test('half-width katakana in the text is matched by full-width in the query, ori
   assert.is(highlightText('ｶﾞｲﾄﾞ本', q('ガイド')), '<em>ｶﾞｲﾄﾞ</em>本')
 })
 
+test('a word without its diacritics highlights the word as written, accents and all', () => {
+  assert.is(highlightText('Le Café de Flore', q('cafe')), 'Le <em>Café</em> de Flore')
+  assert.is(highlightText('Le Cafe\u0301 de Flore', q('CAFÉ')), 'Le <em>Cafe\u0301</em> de Flore', 'an accent written apart')
+  assert.is(highlightText('Ελλάδα και Αθήνα', q('αθηνα')), 'Ελλάδα και <em>Αθήνα</em>')
+  assert.equal(highlightFragments(['Un crème brûlée au café.'], q('creme cafe')), ['Un <em>crème</em> brûlée au <em>café</em>.'])
+  assert.is(highlightText('ガイドとカイド', q('ガイド')), '<em>ガイド</em>とカイド', 'a voiced kana is not its unvoiced one')
+})
+
 test('adjacent and overlapping matches merge into one <em>', () => {
   assert.equal(matchSpans('東京都庁', q('東京 京都')), [{ start: 0, end: 3 }])
 })

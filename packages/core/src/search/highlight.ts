@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { isTermBreak, tokenize, tokenizeStretch } from './analyzer.ts'
+import { isTermBreak, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { wordMatches } from './query-terms.ts'
 
@@ -46,10 +46,7 @@ export class MatchText {
   /** `normalizeTerm(text)` when it keeps every offset (most text), else `null`. */
   get normalized(): string | null {
     if (this.#normalized === undefined) {
-      // Hint: tokenize's own test, with one NFKC instead of two.
-      const nfkc = this.text.normalize('NFKC')
-      const lower = nfkc.toLowerCase()
-      this.#normalized = nfkc === this.text && lower.length === this.text.length ? lower : null
+      this.#normalized = normalizedInPlace(this.text)
     }
     return this.#normalized
   }
@@ -69,21 +66,71 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
   const text = source.text
   if (terms.length === 0 || text === '') return []
   const normalized = source.normalized
+  const spans: Span[] = []
   let tokens: Token[]
   if (normalized === null) tokens = tokenize(text)
   else {
     // Most texts of a hit hold none of the terms (a word found in the title only): skip them.
     // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
     if (!terms.some((term) => mayOccur(normalized, term))) return []
+    // CJK terms of plain characters are found as substrings; only the others need the text's tokens.
+    const tokenized: QueryTerm[] = []
+    for (const term of terms) {
+      if (term.kind === 'cjk' && isPlainRun(term)) spans.push(...cjkSpansIn(normalized, term))
+      else tokenized.push(term)
+    }
+    if (tokenized.length === 0) return mergeSpans(spans)
+    terms = tokenized
     tokens = tokensAround(normalized, terms)
   }
-  const spans: Span[] = []
   for (const term of terms) {
     if (term.kind === 'word') {
       for (const token of tokens) if (!token.cjk && wordMatches(term, token.term)) spans.push({ start: token.start, end: token.end })
     } else spans.push(...cjkSpans(tokens, term))
   }
   return mergeSpans(spans)
+}
+
+/** Whether a CJK term is characters of the BMP without combining marks (its text then is its characters, its grams their pairs). */
+function isPlainRun(term: Extract<QueryTerm, { kind: 'cjk' }>): boolean {
+  return term.prefix ? term.text.length === 1 && !SURROGATE.test(term.text) : term.grams.every((gram) => gram.length === 2 && !SURROGATE.test(gram))
+}
+
+const SURROGATE = /[\ud800-\udfff]/
+const MARK_AT = /\p{M}/uy
+
+/**
+ * `cjkSpans` for a plain run (`isPlainRun`) in normalised text that keeps its offsets, without
+ * tokens: the run's bigrams stand consecutively in one of the text's runs exactly where its
+ * characters stand in the text — not followed by a combining mark, which would belong to the
+ * last character's bigram. A one-character run marks each of its occurrences and the marks
+ * that follow it.
+ */
+function cjkSpansIn(normalized: string, term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {
+  const spans: Span[] = []
+  if (term.prefix) {
+    for (let at = normalized.indexOf(term.text); at >= 0; at = normalized.indexOf(term.text, at + 1)) {
+      let end = at + term.text.length
+      while (markAt(normalized, end)) end++
+      spans.push({ start: at, end })
+    }
+    return spans
+  }
+  const occurrences = (needle: string): void => {
+    for (let at = normalized.indexOf(needle); at >= 0; at = normalized.indexOf(needle, at + 1)) {
+      if (!markAt(normalized, at + needle.length)) spans.push({ start: at, end: at + needle.length })
+    }
+  }
+  occurrences(term.text)
+  if (spans.length === 0) for (const gram of new Set(term.grams)) occurrences(gram)
+  return spans
+}
+
+/** Whether a combining mark stands at `at` (a character of the BMP: the marks CJK text carries are). */
+function markAt(text: string, at: number): boolean {
+  if (at >= text.length) return false
+  MARK_AT.lastIndex = at
+  return MARK_AT.test(text)
 }
 
 /**

@@ -4,7 +4,8 @@ import { tokenize } from './analyzer.ts'
 /**
  * One term of a search query (CONTRACT §5). Every term must match (AND).
  * - `word`: a term outside the CJK scripts; matches index terms it is a prefix of, and with
- *   `fuzzy` 1 also terms one edit (insert, delete, substitute) away from it.
+ *   `fuzzy` 1 also terms one typo away from it (see `withinOneEdit`: one character inserted,
+ *   deleted or substituted, or two adjacent ones swapped).
  * - `cjk`: a run of CJK characters; matches when every one of its `grams` (bigrams, or the one
  *   character of a one-character run, matched as a prefix) is in the item: a phrase-like match.
  */
@@ -44,18 +45,16 @@ export function wordMatches(term: Extract<QueryTerm, { kind: 'word' }>, indexTer
   return indexTerm.startsWith(term.term) || (term.fuzzy > 0 && withinOneEdit(term.term, indexTerm))
 }
 
-/** Whether `a` and `b` are at most one insertion, deletion or substitution apart. */
+/**
+ * Whether `a` and `b` are at most one typo apart, counted in characters (code points): one
+ * insertion, deletion or substitution, or two adjacent characters swapped (`auorra` for
+ * `aurora`: one slip of the fingers, as Meilisearch and Typesense count it).
+ */
 export function withinOneEdit(a: string, b: string): boolean {
   // One edit changes the length by at most one code point, two UTF-16 code units.
   if (Math.abs(a.length - b.length) > 2) return false
   if (!SURROGATE.test(a) && !SURROGATE.test(b)) return withinOneUnitEdit(a, b)
-  const x = [...a]
-  const y = [...b]
-  if (Math.abs(x.length - y.length) > 1) return false
-  let i = 0
-  while (i < x.length && i < y.length && x[i] === y[i]) i++
-  if (x.length === y.length) return x.slice(i + 1).join('') === y.slice(i + 1).join('')
-  return x.length > y.length ? x.slice(i + 1).join('') === y.slice(i).join('') : x.slice(i).join('') === y.slice(i + 1).join('')
+  return oneEditApart([...a], [...b])
 }
 
 const SURROGATE = /[\ud800-\udfff]/
@@ -67,10 +66,34 @@ function withinOneUnitEdit(a: string, b: string): boolean {
   let i = 0
   while (i < short.length && long.charCodeAt(i) === short.charCodeAt(i)) i++
   if (i === short.length) return true
-  // Same length: substitute at i; else: insert into the shorter one at i.
-  const skip = long.length === short.length ? 1 : 0
-  for (let k = i + 1; k < long.length; k++) if (long.charCodeAt(k) !== short.charCodeAt(k - 1 + skip)) return false
+  if (long.length === short.length) {
+    // A substitution at i: the rest is equal…
+    let k = i + 1
+    while (k < long.length && long.charCodeAt(k) === short.charCodeAt(k)) k++
+    if (k === long.length) return true
+    // …or the characters at i and i + 1 swapped.
+    if (long.charCodeAt(i) !== short.charCodeAt(i + 1) || long.charCodeAt(i + 1) !== short.charCodeAt(i)) return false
+    for (k = i + 2; k < long.length; k++) if (long.charCodeAt(k) !== short.charCodeAt(k)) return false
+    return true
+  }
+  // An insertion into the shorter one at i.
+  for (let k = i + 1; k < long.length; k++) if (long.charCodeAt(k) !== short.charCodeAt(k - 1)) return false
   return true
+}
+
+/** `withinOneEdit` over arrays of characters. */
+function oneEditApart(x: string[], y: string[]): boolean {
+  const [long, short] = x.length >= y.length ? [x, y] : [y, x]
+  if (long.length - short.length > 1) return false
+  let i = 0
+  while (i < short.length && long[i] === short[i]) i++
+  if (i === short.length) return true
+  const rest = (from: number, shift: number): boolean => {
+    for (let k = from; k < long.length; k++) if (long[k] !== short[k - shift]) return false
+    return true
+  }
+  if (long.length > short.length) return rest(i + 1, 1)
+  return rest(i + 1, 0) || (long[i] === short[i + 1] && long[i + 1] === short[i] && rest(i + 2, 0))
 }
 
 /** Groups tokens into runs: a word token alone, or the overlapping tokens of one CJK run. */

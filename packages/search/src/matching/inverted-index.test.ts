@@ -1,4 +1,5 @@
-import { indexTerms } from '@frontdesk/core'
+import { indexTerms, withinOneEdit } from '@frontdesk/core'
+import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { InvertedIndex } from './inverted-index.ts'
@@ -44,6 +45,33 @@ test('compact drops dead documents and renumbers the rest in order', () => {
   index.compact(Int32Array.from([-1, 0, 1]))
   assert.equal(docsOf(index, 'alpha'), [0, 1])
   assert.equal(docsOf(index, '東京'), [1])
+})
+
+test('the words one typo from a word are those core counts one typo away: swaps and letters beyond the BMP included', () => {
+  const letter = fc.constantFrom('a', 'b', 'c', 'o', 'r', '𐌰', '𐌱')
+  const word = fc.array(letter, { minLength: 1, maxLength: 7 }).map((letters) => letters.join(''))
+  fc.assert(
+    fc.property(fc.uniqueArray(word, { maxLength: 30 }), word, fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), (others, query, edits, astral) => {
+      const index = new InvertedIndex()
+      // Words a few edits from the query (swaps, one or two letters changed) beside random ones.
+      const chars = [...query]
+      const near = edits.map((e, k) => {
+        const at = e % chars.length
+        const copy = [...chars]
+        if (k % 3 === 0) [copy[at], copy[at + 1]] = [copy[at + 1] ?? '', copy[at] ?? '']
+        else copy.splice(at, k % 3, 'b')
+        return copy.join('')
+      })
+      const vocabulary = [...new Set([...others, ...near])].filter((w) => w !== '')
+      // Hint: with and without words beyond the BMP in the vocabulary (the lookup goes wider while there are some).
+      const words = astral ? vocabulary : vocabulary.filter((w) => !/[\ud800-\udfff]/.test(w))
+      words.forEach((w, doc) => index.addDocument(doc, [w, '', '', '', '']))
+      const found = index.withinOneEdit(query).map(([term, , distance]) => `${term}:${distance}`).sort()
+      const expected = words.filter((w) => withinOneEdit(query, w)).map((w) => `${w}:${w === query ? 0 : 1}`).sort()
+      assert.equal(found, expected, JSON.stringify({ words, query }))
+    }),
+    { numRuns: 500 },
+  )
 })
 
 test.run()

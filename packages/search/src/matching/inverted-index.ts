@@ -1,6 +1,8 @@
-import { FIELD_BOOST, forEachIndexTerm, SEARCHED_FIELDS } from '@frontdesk/core'
+import { FIELD_BOOST, forEachIndexTerm, SEARCHED_FIELDS, withinOneEdit } from '@frontdesk/core'
 import { BigramIds } from './bigram-ids.ts'
 import SearchableMap from 'minisearch/SearchableMap'
+
+const SURROGATE = /[\ud800-\udfff]/
 
 /** The indexed fields (core's `SEARCHED_FIELDS`), in the order `addDocument` takes their text. */
 export const FIELDS = SEARCHED_FIELDS
@@ -67,6 +69,8 @@ export class InvertedIndex {
   readonly #cjk: number[] = []
   readonly #words = new SearchableMap<number>()
   readonly #cjkTerms = new SearchableMap<number>()
+  /** Words holding a character beyond the BMP (see `withinOneEdit`). */
+  #astralWords = 0
   #lists: Uint32Array[] = []
   #used = new Int32Array(1024)
   readonly #fieldTotals = new Float64Array(FIELDS.length)
@@ -167,9 +171,30 @@ export class InvertedIndex {
     return [...(cjk ? this.#cjkTerms : this.#words).atPrefix(prefix).entries()]
   }
 
-  /** The words at most `distance` edits from `term`, with their ids and distance. */
-  withinEdits(term: string, distance: number): [term: string, id: number, distance: number][] {
-    return [...this.#words.fuzzyGet(term, distance)].map(([key, [id, d]]) => [key, id, d])
+  /**
+   * The words one typo or less from `term` by core's rule (`withinOneEdit`: in characters, a
+   * swap of neighbours counting as one), with their ids and distance (0 or 1). The radix
+   * tree's own lookup counts Levenshtein edits of UTF-16 code units: one edit there finds the
+   * insertions, deletions and substitutions of letters of the BMP, and swaps are looked up
+   * as the words they make. A letter beyond the BMP is two code units, so while the query or
+   * any word holds one, the lookup goes two edits wide and core's rule sorts out the result.
+   */
+  withinOneEdit(term: string): [term: string, id: number, distance: number][] {
+    const wide = this.#astralWords > 0 || SURROGATE.test(term)
+    const found: [term: string, id: number, distance: number][] = []
+    for (const [key, [id, distance]] of this.#words.fuzzyGet(term, wide ? 2 : 1)) {
+      if (distance === 0) found.push([key, id, 0])
+      else if (withinOneEdit(term, key)) found.push([key, id, 1])
+    }
+    if (wide) return found
+    for (let i = 0; i + 1 < term.length; i++) {
+      if (term.charCodeAt(i) === term.charCodeAt(i + 1)) continue
+      const swapped = `${term.slice(0, i)}${term[i + 1] ?? ''}${term[i] ?? ''}${term.slice(i + 2)}`
+      // Hint: a swap of two different letters is two edits to the tree's lookup: never found twice.
+      const id = this.#words.get(swapped)
+      if (id !== undefined) found.push([swapped, id, 1])
+    }
+    return found
   }
 
   /** The term's postings: `list[0…length)`, in document order (see the posting format above). */
@@ -229,7 +254,10 @@ export class InvertedIndex {
     if (cjk) {
       this.#cjk.push(id)
       this.#cjkTerms.set(term, id)
-    } else this.#words.set(term, id)
+    } else {
+      this.#words.set(term, id)
+      if (SURROGATE.test(term)) this.#astralWords++
+    }
     if (id >= this.#used.length) {
       this.#used = grown(this.#used, Int32Array)
       this.#tf = grown(this.#tf, Int32Array)

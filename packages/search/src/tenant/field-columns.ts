@@ -1,62 +1,101 @@
-import type { FieldCondition, FieldOperators, FieldValue, SearchDocument } from '@frontdesk/core'
-import { matchesNarrowing } from '@frontdesk/core'
+import type { FieldCondition, FieldValue, SearchDocument, SearchSort } from '@frontdesk/core'
+import { searchComparator } from '@frontdesk/core'
+import { CompiledFilter } from './compiled-filter.ts'
 
 /** At most this many columns per tenant index (~4 bytes per item each); other fields are read from the items. */
 export const MAX_COLUMNS = 32
 
 /**
- * One custom field's values by document number, dictionary-coded: `ids[doc]` is the value's
- * index in `values`, -1 when the item lacks the field. A filter then reads an `Int32Array`
- * instead of each candidate's object (random memory reads that cost most of a filtered
- * search), and decides each distinct value once per query.
+ * The values of a list of custom fields by document number, dictionary-coded: `codes[doc]` is
+ * the code of the value of the first of the fields the item holds (-1: none of them), and
+ * `values[code]`, `fieldOf[code]` the value and the index of its field in `fieldIds`. A filter
+ * entry or a sort names a field by its name, which is a field of its own in each category
+ * (the benchmark's `event_date` is twenty field ids): one column over all of them lets a
+ * filter or a sort read one `Int32Array` per candidate instead of each candidate's object, or
+ * one column per field id, and judge or rank each distinct value once. Items holding several
+ * of the fields (a field of another category left in `fields`) are listed in `several`, so
+ * that a filter can still accept them by any of their values, as core does.
  */
-class FieldColumn {
-  ids: Int32Array
+export class FieldColumn {
+  readonly fieldIds: readonly string[]
+  codes: Int32Array
   readonly values: FieldValue[] = []
-  readonly #codes = new Map<FieldValue, number>()
-  readonly #fieldId: string
+  readonly fieldOf: number[] = []
+  /** Documents holding more than one of the fields. */
+  readonly several = new Set<number>()
+  readonly #dictionaries: Map<FieldValue, number>[]
+  // Sort ranks of the codes (see `ranks`), valid for `#rankedValues` values.
+  #ranks = new Float64Array(0)
+  #rankedValues = -1
 
-  constructor(fieldId: string, capacity: number) {
-    this.#fieldId = fieldId
-    this.ids = new Int32Array(capacity)
+  constructor(fieldIds: readonly string[], capacity: number) {
+    this.fieldIds = fieldIds
+    this.codes = new Int32Array(capacity)
+    this.#dictionaries = fieldIds.map(() => new Map())
   }
 
-  /** Records document `number`'s value (its array already large enough). */
-  set(number: number, doc: SearchDocument): void {
-    const fields = doc.fields
-    if (!Object.hasOwn(fields, this.#fieldId)) {
-      this.ids[number] = -1
-      return
+  /** Records document `number`'s values (its arrays already large enough); `undefined`: a dead document. */
+  set(number: number, doc: SearchDocument | undefined): void {
+    this.several.delete(number)
+    let code = -1
+    if (doc !== undefined) {
+      const fields = doc.fields
+      for (let f = 0; f < this.fieldIds.length; f++) {
+        const fieldId = this.fieldIds[f] ?? ''
+        if (!Object.hasOwn(fields, fieldId)) continue
+        const value = fields[fieldId]
+        if (value === undefined) continue
+        if (code >= 0) {
+          this.several.add(number)
+          break
+        }
+        code = this.#code(f, value)
+      }
     }
-    const value = fields[this.#fieldId]
-    if (value === undefined) {
-      this.ids[number] = -1
-      return
-    }
-    let code = this.#codes.get(value)
+    this.codes[number] = code
+  }
+
+  /**
+   * Each code's rank in the order core's `searchComparator` gives the values of a sort by
+   * these fields, ascending: equal values have equal ranks. Computed when asked after new
+   * values came (a few thousand distinct values at most, sorted once).
+   */
+  ranks(): Float64Array {
+    if (this.#rankedValues === this.values.length) return this.#ranks
+    // Core's comparator on items holding one value each (and the same id, so that only values count).
+    const compare = searchComparator({ kind: 'field', fieldIds: this.fieldIds.slice(0, 1), direction: 'asc' })
+    const fieldId = this.fieldIds[0] ?? ''
+    const holders = this.values.map((value, code) => ({ code, doc: { id: '', category_id: '', status: 'published' as const, published_at: null, tags: [], fields: { [fieldId]: value } }, score: 0 }))
+    holders.sort(compare)
+    const ranks = new Float64Array(this.values.length)
+    let rank = 0
+    holders.forEach((holder, i) => {
+      const before = holders[i - 1]
+      if (before !== undefined && compare(before, holder) !== 0) rank++
+      ranks[holder.code] = rank
+    })
+    this.#ranks = ranks
+    this.#rankedValues = this.values.length
+    return ranks
+  }
+
+  #code(field: number, value: FieldValue): number {
+    const dictionary = this.#dictionaries[field] ?? new Map<FieldValue, number>()
+    let code = dictionary.get(value)
     if (code === undefined) {
       code = this.values.length
       this.values.push(value)
-      this.#codes.set(value, code)
+      this.fieldOf.push(field)
+      dictionary.set(value, code)
     }
-    this.ids[number] = code
+    return code
   }
 }
 
-/** One `(field, operators)` pair of a filter entry, compiled against its column. */
-interface CompiledPart {
-  ids: Int32Array
-  values: FieldValue[]
-  /** Per value code: 0 not decided yet, 1 passes, 2 fails. */
-  verdicts: Uint8Array
-  fieldId: string
-  operators: FieldOperators
-  key: string
-}
-
 /**
- * The custom-field columns of one tenant index, made on first use by a filter and kept up
- * to date as items are added (`add`); `clear` drops them (a compaction renumbers items).
+ * The custom-field columns of one tenant index, by list of field ids, made on first use by a
+ * filter or a sort and kept up to date as items are added (`add`); `clear` drops them (a
+ * compaction renumbers items).
  */
 export class FieldColumns {
   readonly #columns = new Map<string, FieldColumn>()
@@ -64,10 +103,10 @@ export class FieldColumns {
   /** Records a newly numbered item in every existing column (`capacity`: the length the arrays need). */
   add(number: number, doc: SearchDocument, capacity: number): void {
     for (const column of this.#columns.values()) {
-      if (column.ids.length < capacity) {
+      if (column.codes.length < capacity) {
         const grown = new Int32Array(capacity)
-        grown.set(column.ids)
-        column.ids = grown
+        grown.set(column.codes)
+        column.codes = grown
       }
       column.set(number, doc)
     }
@@ -80,104 +119,33 @@ export class FieldColumns {
 
   /**
    * `filters` (as core's `matchesNarrowing` applies them) compiled against the columns, or
-   * `undefined` when a field would need a column beyond `MAX_COLUMNS` (the caller then reads
+   * `undefined` when they would need more than `MAX_COLUMNS` columns (the caller then reads
    * the items). `docs` are the items by number, to fill a new column.
    */
   compile(filters: readonly FieldCondition[], docs: readonly (SearchDocument | undefined)[]): CompiledFilter | undefined {
-    const conditions: CompiledPart[][] = []
+    const columns: FieldColumn[] = []
     for (const condition of filters) {
-      const parts: CompiledPart[] = []
-      for (const [fieldId, operators] of condition.byFieldId) {
-        const column = this.#column(fieldId, docs)
-        if (column === undefined) return undefined
-        parts.push({ ids: column.ids, values: column.values, verdicts: new Uint8Array(column.values.length), fieldId, operators, key: condition.key })
-      }
-      conditions.push(parts)
+      const column = this.column([...condition.byFieldId.keys()], docs)
+      if (column === undefined) return undefined
+      columns.push(column)
     }
-    return new CompiledFilter(conditions)
+    return new CompiledFilter(filters, columns, docs)
   }
 
-  #column(fieldId: string, docs: readonly (SearchDocument | undefined)[]): FieldColumn | undefined {
-    let column = this.#columns.get(fieldId)
+  /** The column of a sort by custom fields, or `undefined` beyond `MAX_COLUMNS`. */
+  sortColumn(sort: Extract<SearchSort, { kind: 'field' }>, docs: readonly (SearchDocument | undefined)[]): FieldColumn | undefined {
+    return this.column(sort.fieldIds, docs)
+  }
+
+  /** The column of these fields (in this order), made when first asked for; `undefined` beyond `MAX_COLUMNS`. */
+  column(fieldIds: readonly string[], docs: readonly (SearchDocument | undefined)[]): FieldColumn | undefined {
+    const key = fieldIds.join('\u0000')
+    let column = this.#columns.get(key)
     if (column !== undefined) return column
     if (this.#columns.size >= MAX_COLUMNS) return undefined
-    column = new FieldColumn(fieldId, Math.max(1024, docs.length))
-    for (let number = 0; number < docs.length; number++) {
-      const doc = docs[number]
-      if (doc === undefined) column.ids[number] = -1
-      else column.set(number, doc)
-    }
-    this.#columns.set(fieldId, column)
+    column = new FieldColumn(fieldIds, Math.max(1024, docs.length))
+    for (let number = 0; number < docs.length; number++) column.set(number, docs[number])
+    this.#columns.set(key, column)
     return column
   }
-}
-
-/** Filters compiled against columns (see `FieldColumns.compile`). */
-export class CompiledFilter {
-  readonly #conditions: CompiledPart[][]
-
-  constructor(conditions: CompiledPart[][]) {
-    this.#conditions = conditions
-  }
-
-  /** Whether document `number` passes every filter entry (one of an entry's fields satisfying it). */
-  accepts(number: number): boolean {
-    const conditions = this.#conditions
-    for (let c = 0; c < conditions.length; c++) {
-      const parts = conditions[c] ?? []
-      let passed = false
-      for (let p = 0; p < parts.length && !passed; p++) {
-        const part = parts[p]
-        if (part !== undefined) passed = passes(part, number)
-      }
-      if (!passed) return false
-    }
-    return true
-  }
-
-  /**
-   * Keeps, in place and in order, the documents of `docs[0, length)` (and their `scores`) that
-   * pass; returns how many. One loop over typed arrays for the usual single-field entry.
-   */
-  keep(docs: Int32Array, scores: Float64Array, length: number): number {
-    const only = this.#conditions.length === 1 ? this.#conditions[0] : undefined
-    const part = only?.length === 1 ? only[0] : undefined
-    let kept = 0
-    if (part !== undefined) {
-      for (let i = 0; i < length; i++) {
-        const number = docs[i] ?? 0
-        if (!passes(part, number)) continue
-        docs[kept] = number
-        scores[kept++] = scores[i] ?? 0
-      }
-      return kept
-    }
-    for (let i = 0; i < length; i++) {
-      const number = docs[i] ?? 0
-      if (!this.accepts(number)) continue
-      docs[kept] = number
-      scores[kept++] = scores[i] ?? 0
-    }
-    return kept
-  }
-}
-
-/** Whether document `number` has the part's field with a value satisfying its operators. */
-function passes(part: CompiledPart, number: number): boolean {
-  const code = part.ids[number] ?? -1
-  if (code < 0) return false
-  let verdict = part.verdicts[code] ?? 0
-  if (verdict === 0) {
-    verdict = decide(part, part.values[code])
-    part.verdicts[code] = verdict
-  }
-  return verdict === 1
-}
-
-/** 1 when `value` satisfies the part's operators, else 2 — by core's own rule, on an item holding only that value. */
-function decide(part: CompiledPart, value: FieldValue | undefined): number {
-  if (value === undefined) return 2
-  const doc: SearchDocument = { id: '', category_id: '', status: 'published', published_at: null, tags: [], fields: { [part.fieldId]: value } }
-  const condition: FieldCondition = { key: part.key, byFieldId: new Map([[part.fieldId, part.operators]]) }
-  return matchesNarrowing(doc, { categoryId: null, tags: null, filters: [condition] }) ? 1 : 2
 }

@@ -22,7 +22,7 @@ const BASE = Date.parse('2025-06-20T12:00:00.000Z')
 const HOUR = 3_600_000
 const moment = (k: number) => new Date(BASE + k * HOUR).toISOString()
 const WORDS = ['office', 'offices', 'officer', 'alpha', 'alpine', 'beta', '東京都', '京都', 'オフィス移転', 'お知らせ']
-const QUERIES = ['off', 'off', 'alp', 'office', 'ofice', 'officer', 'alp', 'alpha beta', 'beta', '京都', '東京', '移転', 'お知らせ', '京', 'x', 'zeta', 'note', 'office 京都']
+const QUERIES = ['off', 'off', 'alp', 'office', 'ofice', 'officer', 'alp', 'alpha beta', 'beta', '京都', '東京', '移転', 'お知らせ', '京', 'x', 'zeta', 'note', 'office 京都', 'off beta', 'beta off', 'お知らせ alp', '京都 off']
 const CATEGORY_IDS = ['news', 'blog', 'shop'] as const
 const TAGS = ['x', 'y', 'z'] as const
 const T = 't1'

@@ -4,7 +4,9 @@ import { aCategory, aContent } from '@frontdesk/core/testing'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { REMEMBER_TERM_FROM } from '../matching/term-matcher.ts'
-import { MAX_REMEMBERED_HITS, MAX_REMEMBERED_SEARCHES, TenantSearchIndex } from './tenant-index.ts'
+import { MAX_REMEMBERED_HITS, MAX_REMEMBERED_SEARCHES } from './search-memory.ts'
+import { publishedKey } from './published-keys.ts'
+import { TenantSearchIndex } from './tenant-index.ts'
 
 const NOW = '2030-01-01T00:00:00.000Z'
 const categories = [
@@ -178,4 +180,24 @@ test('a filtered search asked after another with the same terms and fields but o
   assert.equal(venue('online'), ['e0', 'e2', 'e4'])
   assert.equal(venue('offline'), ['e1', 'e3'])
 })
+
+test('a publication date becomes a number only where its order is the string order core sorts by', () => {
+  const dates = ['2025-06-20T12:00:00.000Z', '2025-06-20T12:00:00.001Z', '1999-12-31T23:59:59.999Z', '0001-01-01T00:00:00.000Z']
+  const sorted = [...dates].sort()
+  assert.equal([...dates].sort((a, b) => publishedKey(a) - publishedKey(b)), sorted)
+  assert.is(publishedKey(null), Number.NEGATIVE_INFINITY, 'no date sorts first, as the empty string')
+  for (const odd of ['2025-06-20T12:00:00Z', '2025-06-20T14:00:00.000+02:00', '+275760-09-13T00:00:00.000Z', 'soon']) assert.ok(Number.isNaN(publishedKey(odd)), odd)
+})
+
+test('a date of another form (none of core\'s) still sorts as core compares the strings', () => {
+  const index = new TenantSearchIndex(categories)
+  const dates = ['2025-06-20T12:00:00.000Z', '2025-06-20T11:00:00Z', '2025-06-20T11:30:00.000Z']
+  dates.forEach((published_at, i) => index.upsert(aContent('t1', `c${i}`, 'news', { title: 'office', published_at })))
+  const order = (direction: 'asc' | 'desc') => index.search(query({ now: '2026-01-01T00:00:00.000Z', sort: { kind: 'published_at', direction } })).hits.map((h) => h.id)
+  assert.equal(order('asc'), ['c1', 'c2', 'c0'])
+  assert.equal(order('desc'), ['c0', 'c2', 'c1'])
+  index.remove('c1')
+  assert.equal(order('desc'), ['c0', 'c2'], 'by the keys again once the odd date is gone')
+})
+
 test.run()

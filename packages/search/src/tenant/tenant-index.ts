@@ -1,10 +1,15 @@
-import type { CategoryRecord, ContentRecord, ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
-import { compareIds, matchesNarrowing, searchComparator, searchedTexts, searchQueryKey, visibleSince } from '@frontdesk/core'
+import type { CategoryRecord, ContentRecord, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
+import { searchedTexts, searchQueryKey, visibleSince } from '@frontdesk/core'
 import type { InvertedIndexData } from '../matching/inverted-index.ts'
 import { InvertedIndex } from '../matching/inverted-index.ts'
+import type { Eligibility } from '../matching/term-matcher.ts'
 import { TermMatcher } from '../matching/term-matcher.ts'
+import { EligibleBits } from './eligible-bits.ts'
 import { FieldColumns } from './field-columns.ts'
-import { TopHits } from './top-hits.ts'
+import { PublishedKeys } from './published-keys.ts'
+import type { RankedDocs } from './rank-page.ts'
+import { comparatorPage, keyedPage, relevancePage } from './rank-page.ts'
+import { SearchMemory } from './search-memory.ts'
 
 /** Changes whenever what this file puts in the index or its snapshot changes: older snapshots are then rebuilt. */
 export const INDEX_FORMAT = 4
@@ -17,19 +22,6 @@ export interface TenantSnapshot {
   index: InvertedIndexData
   /** Every term's postings in term id order, in one or more pieces (read back as one). */
   postings: Uint32Array[]
-}
-
-/** At most this many eligibility bit sets are kept (one per set of searchable categories: all, or one category). */
-const MAX_ELIGIBILITY_SETS = 32
-
-/** At most this many recent searches' pages are remembered (see `TenantSearchIndex.search`)... */
-export const MAX_REMEMBERED_SEARCHES = 1024
-/** ...holding at most this many hits in all (~2 MB per tenant). */
-export const MAX_REMEMBERED_HITS = 20_000
-
-/** A matching item as the index ranks it: with its document number. */
-interface Hit extends ScoredDocument {
-  number: number
 }
 
 /** Options of a `TenantSearchIndex`. */
@@ -65,7 +57,9 @@ export class TenantSearchIndex {
   /** By document number: the item's category, numbered by `#categoryNumbers`. */
   #categoryOf = new Uint32Array(1024)
   readonly #categoryNumbers = new Map<string, number>()
-  /** Custom-field values by document number, for filters (made on first use; not in snapshots). */
+  /** `published_at` by document number, as numbers that sort as the strings do (made on first use; not in snapshots). */
+  readonly #published = new PublishedKeys()
+  /** Custom-field values by document number, for filters and sorts (made on first use; not in snapshots). */
   readonly #columns = new FieldColumns()
   #dead = 0
   /**
@@ -76,15 +70,8 @@ export class TenantSearchIndex {
   #ordered = 0
   /** The id of document `#ordered - 1` (dead or not). */
   #lastOrderedId = ''
-  /** Eligible documents by allowed categories (see `#eligibleBits`). */
-  readonly #eligibility = new Map<string, { bits: Uint32Array; version: number; from: number; until: number }>()
-  /**
-   * Recent searches' results by query (all of it but `now`), each valid for the index version,
-   * category state and eligibility bit set (visibility at `now`) it was computed with.
-   */
-  readonly #results = new Map<string, { version: number; categories: number; bits: Uint32Array; result: SearchResult }>()
-  /** Hits held by `#results`. */
-  #rememberedHits = 0
+  readonly #eligibility: EligibleBits
+  readonly #memory = new SearchMemory()
   /** Changes with every category change (which may change what is searchable). */
   #categoryChanges = 0
   /** Changes with every item added, removed or renumbered: what the matcher remembers is valid for one version. */
@@ -96,6 +83,7 @@ export class TenantSearchIndex {
     for (const category of categories) this.#categories.set(category.id, category)
     this.#index = restored === undefined ? new InvertedIndex() : new InvertedIndex({ data: restored.index, postings: joined(restored.postings) })
     this.#matcher = new TermMatcher(this.#index, this.#memo)
+    this.#eligibility = new EligibleBits(this.#memo)
     for (const doc of restored?.docs ?? []) this.#addDoc(doc)
   }
 
@@ -138,6 +126,7 @@ export class TenantSearchIndex {
     if (doc === undefined) return
     this.#version++
     this.#numbers.delete(id)
+    this.#published.remove(doc)
     this.#docs[doc] = undefined
     this.#visibleFrom[doc] = Number.NaN
     this.#dead++
@@ -156,8 +145,7 @@ export class TenantSearchIndex {
    * One page of visible matching items, as the search port describes. A search asked again
    * while nothing it depends on changed (no item added, changed or removed, no category
    * changed, no item become visible since) gets the page it got the first time, without
-   * matching again: popular searches repeat, and a common word's exact `total` reads all its
-   * postings. At most `MAX_REMEMBERED_SEARCHES` are kept, the least recently asked dropped.
+   * matching again (see `SearchMemory`).
    */
   search(query: SearchQuery): SearchResult {
     if (query.terms.length === 0) return { total: 0, hits: [] }
@@ -172,128 +160,47 @@ export class TenantSearchIndex {
       if (category.active && number !== undefined && (wanted < 0 || number === wanted)) allowed[number] = 1
     }
     // Visibility and category are decided inside the matcher, from a bit set, before any object is touched.
-    const eligible = { bits: this.#eligibleBits(allowed, now) }
-    if (!this.#memo) return this.#search(query, eligible)
+    const bits = this.#eligibility.get(this.#visibleFrom, this.#categoryOf, this.#docs.length, allowed, now, this.#version)
+    if (!this.#memo) return this.#search(query, bits)
     const key = searchQueryKey(query)
-    const known = this.#results.get(key)
-    if (known !== undefined) {
-      this.#results.delete(key)
-      if (known.version === this.#version && known.categories === this.#categoryChanges && known.bits === eligible.bits) {
-        this.#results.set(key, known)
-        return { total: known.result.total, hits: known.result.hits.slice() }
-      }
-      this.#rememberedHits -= known.result.hits.length
-    }
-    const result = this.#search(query, eligible)
-    this.#remember(key, { version: this.#version, categories: this.#categoryChanges, bits: eligible.bits, result: { total: result.total, hits: result.hits.slice() } })
+    const state = { version: this.#version, categories: this.#categoryChanges, bits }
+    const known = this.#memory.get(key, state)
+    if (known !== undefined) return known
+    const result = this.#search(query, bits)
+    this.#memory.remember(key, state, result)
     return result
   }
 
-  /** Keeps a search's page, dropping the least recently asked ones beyond the bounds. */
-  #remember(key: string, entry: { version: number; categories: number; bits: Uint32Array; result: SearchResult }): void {
-    const hits = entry.result.hits.length
-    if (hits > MAX_REMEMBERED_HITS) return
-    // Hint: the hits are handed out again: frozen, so a caller changing one cannot change what is remembered.
-    for (const hit of entry.result.hits) Object.freeze(hit)
-    for (const [oldKey, old] of this.#results) {
-      if (this.#results.size < MAX_REMEMBERED_SEARCHES && this.#rememberedHits + hits <= MAX_REMEMBERED_HITS) break
-      this.#results.delete(oldKey)
-      this.#rememberedHits -= old.result.hits.length
-    }
-    this.#results.set(key, entry)
-    this.#rememberedHits += hits
-  }
-
   /** `search` without the memory of recent searches. */
-  #search(query: SearchQuery, eligible: { bits: Uint32Array }): SearchResult {
-    // Field filters from the columns when they can, in one pass over the matches; tag filters
-    // (and fields beyond the columns' cap) from the items.
-    const filter = query.filters.length > 0 && this.#memo ? this.#columns.compile(query.filters, this.#docs) : undefined
-    const narrowed = query.tags !== null || (query.filters.length > 0 && filter === undefined)
-    const relevance = query.sort.kind === 'relevance'
-    // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page.
-    const best = relevance && !narrowed && filter === undefined ? query.from + query.size : 0
-    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version, best)
-    if (filter !== undefined) matches.length = filter.keep(matches.docs, matches.scores, matches.length)
-    const ordered = this.#ordered
-    // Relevance ties are broken by id: by number where numbers follow the ids (see `#ordered`), which
-    // spares comparing strings (common words tie a lot: a posting's weight is one of 256 values).
-    const compare: (a: Hit, b: Hit) => number = relevance
-      ? (a, b) => b.score - a.score || (a.number < ordered && b.number < ordered ? a.number - b.number : compareIds(a.doc.id, b.doc.id))
-      : searchComparator(query.sort)
-    const top = new TopHits<Hit>(query.from + query.size, compare)
-    const docs = this.#docs
-    const numbers = matches.docs
-    const scores = matches.scores
-    const length = matches.length
-    let total = 0
-    // The worst kept candidate once `k` are kept: a candidate must beat it to be offered. Most
-    // candidates of a common word are turned away by comparing scores, ties without making a hit.
-    let worst: Hit | undefined
-    // Its score, -Infinity until then (a local number: the common-word loop below compares nothing else).
-    let bar = Number.NEGATIVE_INFINITY
-    if (relevance && !narrowed) {
-      total = best > 0 ? matches.total : length
-      // No match below the page's lowest score can make the page.
-      bar = matches.floor
-      for (let i = 0; i < length; i++) {
-        const score = scores[i] ?? 0
-        if (score < bar) continue
-        const number = numbers[i] ?? 0
-        if (score === bar && worst !== undefined && (number < ordered && worst.number < ordered ? number > worst.number : compareIds(docs[number]?.id ?? '', worst.doc.id) >= 0)) continue
-        const doc = docs[number]
-        if (doc === undefined) continue
-        top.push({ doc, score, number })
-        worst = top.threshold
-        if (worst !== undefined) bar = worst.score
-      }
-    } else {
-      for (let i = 0; i < length; i++) {
-        const number = numbers[i] ?? 0
-        if (narrowed) {
-          const doc = docs[number]
-          if (doc === undefined || !matchesNarrowing(doc, query)) continue
-        }
-        total++
-        const score = scores[i] ?? 0
-        if (relevance && worst !== undefined && score <= worst.score) {
-          if (score < worst.score) continue
-          if (number < ordered && worst.number < ordered ? number > worst.number : compareIds(docs[number]?.id ?? '', worst.doc.id) >= 0) continue
-        }
-        const doc = docs[number]
-        if (doc === undefined) continue
-        top.push({ doc, score, number })
-        if (relevance) worst = top.threshold
-      }
+  #search(query: SearchQuery, bits: Uint32Array): SearchResult {
+    // Field filters from the columns when they can, applied by the matcher with the eligibility
+    // bits; tag filters (and fields beyond the columns' cap) from the items.
+    const filter = query.filters.length > 0 && this.#memo ? (this.#columns.compile(query.filters, this.#docs) ?? null) : null
+    const narrowed = query.tags !== null || (query.filters.length > 0 && filter === null)
+    const eligible: Eligibility = { bits, filter }
+    const ranked: RankedDocs = { docs: this.#docs, ordered: this.#ordered }
+    const sort = query.sort
+    if (sort.kind === 'relevance') {
+      // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page.
+      const best = narrowed ? 0 : query.from + query.size
+      const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version, best)
+      return relevancePage(matches, ranked, query, narrowed, best > 0)
     }
-    return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
-  }
-
-  /**
-   * The documents visible at `now` in the categories `allowed` marks, as a bit set (see
-   * `Eligibility`), made once and kept while it holds: for this version of the index, from the
-   * time it was made until the next item becomes visible (time only ever makes items visible).
-   */
-  #eligibleBits(allowed: Uint8Array, now: number): Uint32Array {
-    const key = allowed.join('')
-    const kept = this.#memo ? this.#eligibility.get(key) : undefined
-    if (kept !== undefined && kept.version === this.#version && kept.from <= now && now < kept.until) return kept.bits
-    const count = this.#docs.length
-    const bits = new Uint32Array((count + 31) >>> 5)
-    const visibleFrom = this.#visibleFrom
-    const categoryOf = this.#categoryOf
-    let until = Number.POSITIVE_INFINITY
-    for (let doc = 0; doc < count; doc++) {
-      const from = visibleFrom[doc] ?? Number.NaN
-      // Core's `isVisibleAt(from, allowed, now)`, by category number; NaN (never visible, dead) fails both comparisons.
-      if (from <= now) {
-        if (allowed[categoryOf[doc] ?? 0] === 1) bits[doc >>> 5] = (bits[doc >>> 5] ?? 0) | (1 << (doc & 31))
-      } else if (from < until) until = from
+    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version, 0)
+    const sign = sort.direction === 'asc' ? 1 : -1
+    const keys = !narrowed && sort.kind === 'published_at' && this.#memo ? this.#published.keys(this.#docs) : null
+    if (keys !== null) return keyedPage(matches, ranked, query, (doc) => sign * (keys[doc] ?? 0), sign)
+    const column = !narrowed && sort.kind === 'field' && this.#memo ? this.#columns.column(sort.fieldIds, this.#docs) : undefined
+    if (column !== undefined) {
+      const ranks = column.ranks()
+      const codes = column.codes
+      // Items lacking the field come last in both directions.
+      return keyedPage(matches, ranked, query, (doc) => {
+        const code = codes[doc] ?? -1
+        return code < 0 ? Number.POSITIVE_INFINITY : sign * (ranks[code] ?? 0)
+      }, sign)
     }
-    if (!this.#memo) return bits
-    if (this.#eligibility.size >= MAX_ELIGIBILITY_SETS) this.#eligibility.clear()
-    this.#eligibility.set(key, { bits, version: this.#version, from: now, until })
-    return bits
+    return comparatorPage(matches, ranked, query, narrowed)
   }
 
   #addDoc(doc: SearchDocument): number {
@@ -313,6 +220,7 @@ export class TenantSearchIndex {
       this.#categoryOf = categories
     }
     this.#visibleFrom[number] = visibleSince(doc)
+    this.#published.add(number, doc)
     let category = this.#categoryNumbers.get(doc.category_id)
     if (category === undefined) {
       category = this.#categoryNumbers.size
@@ -335,6 +243,7 @@ export class TenantSearchIndex {
     this.#numbers.clear()
     this.#columns.clear()
     this.#dead = 0
+    this.#published.clear()
     docs.forEach((doc, old) => {
       if (doc !== undefined) renumber[old] = this.#addDoc(doc)
     })
@@ -353,3 +262,4 @@ function joined(pieces: readonly Uint32Array[]): Uint32Array {
   }
   return all
 }
+

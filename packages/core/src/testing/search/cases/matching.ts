@@ -31,6 +31,9 @@ async function seedMatching(store: Store): Promise<void> {
     aContent(T, 'm6', 'cat_news', { ...blank, title: 'Plain', body: '<span class="marker">hidden</span> text &amp; more' }),
     aContent(T, 'm7', 'cat_news', { ...blank, title: 'Another office', slug: 'unique-slug-xyzzy', meta: { og_title: 'Plover', og_description: '' } }),
     aContent(T, 'm8', 'cat_news', { ...blank, title: '𐌰𐌱𐌲𐌳𐌴𐌵 runes' }),
+    aContent(T, 'm9', 'cat_news', { ...blank, title: 'Le Café de Flore', summary: 'Ελλάδα, ёлка', body: '<p>Cre\u0301me bru\u0302le\u0301e</p>' }),
+    aContent(T, 'm10', 'cat_news', { ...blank, title: 'ガイドブック', summary: 'Aurora borealis' }),
+    aContent(T, 'm11', 'cat_news', { ...blank, title: 'カイロ' }),
   ])
 }
 
@@ -68,8 +71,30 @@ export function matchingCases<S extends Store>(name: string, pairing: SearchPair
     assert.equal(await find(search, 'tokio'), ['m1'], 'five letters')
     assert.equal(await find(search, 'partt'), ['m4'])
     assert.equal(await find(search, 'pary'), [], 'four letters: no typo')
-    assert.equal(await find(search, 'relocatoin'), [], 'two edits (a transposition)')
     assert.equal(await find(search, 'rilokation'), [], 'two substitutions')
+  })
+
+  s('two neighbouring letters swapped are one typo', async ({ store, search }) => {
+    await seedMatching(store)
+    assert.equal(await find(search, 'relocatoin'), ['m1'])
+    assert.equal(await find(search, 'auorra'), ['m10'])
+    assert.equal(await find(search, 'uarora'), ['m10'], 'the first two letters')
+    assert.equal(await find(search, 'auorar'), [], 'a swap and a substitution')
+    assert.equal(await find(search, 'oaruar'), [], 'two swaps')
+    assert.equal(await find(search, '𐌱𐌰𐌲𐌳𐌴𐌵'), ['m8'], 'letters beyond the BMP')
+  })
+
+  s('diacritics of Latin, Greek and Cyrillic letters fold away; Japanese voicing marks do not', async ({ store, search }) => {
+    await seedMatching(store)
+    assert.equal(await find(search, 'cafe'), ['m9'])
+    assert.equal(await find(search, 'CAFÉ'), ['m9'])
+    assert.equal(await find(search, 'creme brulee'), ['m9'], 'accents written apart from their letters')
+    assert.equal(await find(search, 'crème brûlée'), ['m9'])
+    assert.equal(await find(search, 'ελλαδα'), ['m9'], 'Greek tonos')
+    assert.equal(await find(search, 'елка'), ['m9'], 'Cyrillic ё')
+    assert.equal(await find(search, 'ガイド'), ['m10'])
+    assert.equal(await find(search, 'カイド'), [], 'カ is not ガ')
+    assert.equal(await find(search, 'カイ'), ['m11'])
   })
 
   s('one typo is one character, also beyond the BMP (a letter of two UTF-16 code units)', async ({ store, search }) => {

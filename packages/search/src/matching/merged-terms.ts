@@ -1,0 +1,179 @@
+import type { InvertedIndex } from './inverted-index.ts'
+import { WEIGHTS } from './inverted-index.ts'
+import type { Eligibility } from './term-matcher.ts'
+import type { Alternative } from './term-expansions.ts'
+
+/**
+ * A query term whose groups hold at least this many postings in all, and more than one
+ * alternative, has its matches remembered (see `MergedTerms`): below it, merging them again
+ * is as cheap as reading a remembered list. (4,096 remembered common words only; 256 also rare
+ * words with prefixes and CJK words of two bigrams or more: the benchmark's rare-word classes
+ * went from 0.026–0.061 to 0.012–0.036 ms in the engine at 20,000 items.)
+ */
+export const REMEMBER_TERM_FROM = 256
+/** At most this many remembered term matches in all (12 bytes each: ~24 MB), the least recently used dropped first. */
+export const MAX_REMEMBERED_MATCHES = 2_000_000
+
+/** A query term's matches in the index as a whole (visible or not): documents and the term's scores, `[0, length)`. */
+export interface TermList {
+  docs: Int32Array
+  scores: Float64Array
+  length: number
+}
+
+/**
+ * Per-document scratch space of the matcher, by document number: how many groups a document
+ * matched so far (`hits`) and its score (`scores`), both back to 0 after each use; and a list
+ * of documents (`docs`) that grows as needed.
+ */
+export class DocScratch {
+  hits = new Uint16Array(0)
+  scores = new Float64Array(0)
+  docs: Int32Array = new Int32Array(1024)
+
+  /** Makes room for documents numbered below `docLimit`. */
+  ensure(docLimit: number): void {
+    if (this.hits.length >= docLimit) return
+    const size = Math.max(1024, docLimit + (docLimit >> 2))
+    this.hits = new Uint16Array(size)
+    this.scores = new Float64Array(size)
+  }
+
+  /** A `docs` twice as long, holding what it held. */
+  growDocs(): Int32Array {
+    const grown = new Int32Array(this.docs.length * 2)
+    grown.set(this.docs)
+    this.docs = grown
+    return grown
+  }
+}
+
+/**
+ * The matches of query terms of several alternatives (a word's prefixes and typos, a CJK
+ * run's bigrams) merged into one list, and those worth keeping remembered until the index
+ * changes (`version`): a word searched again costs one pass over its matches instead of one
+ * per alternative (a common word expands to hundreds of prefixes, a CJK word to several
+ * bigrams of thousands of postings each). Merging reads every posting of every alternative,
+ * term at a time, into the scratch space: groups rarest first, a document seen in the first
+ * one becoming a candidate, one seen in each later one staying, so the work is the sum of the
+ * groups' postings and never grows with the number of results; a document's score is the sum
+ * of its alternatives' (IDF × weight × the kind of match). Lists are kept in the order their
+ * postings come (a single-term search never needs them sorted); the least recently used
+ * beyond `MAX_REMEMBERED_MATCHES` are dropped.
+ */
+export class MergedTerms {
+  readonly #index: InvertedIndex
+  readonly #memo: boolean
+  readonly #maxMatches: number
+  readonly #lists = new Map<string, TermList>()
+  #version = -1
+  #remembered = 0
+
+  /** Merges over `index`; with `memo`, remembering at most `maxMatches` matches in all. */
+  constructor(index: InvertedIndex, memo: boolean, maxMatches = MAX_REMEMBERED_MATCHES) {
+    this.#index = index
+    this.#memo = memo
+    this.#maxMatches = maxMatches
+  }
+
+  /** Forgets every list when the index changed since they were made. */
+  validate(version: number): void {
+    if (version === this.#version) return
+    this.#lists.clear()
+    this.#remembered = 0
+    this.#version = version
+  }
+
+  /** The term's remembered matches (all documents, eligible or not), if any (then the most recently used). */
+  remembered(key: string): TermList | undefined {
+    if (!this.#memo) return undefined
+    const list = this.#lists.get(key)
+    if (list !== undefined) {
+      this.#lists.delete(key)
+      this.#lists.set(key, list)
+    }
+    return list
+  }
+
+  /** Whether a term of this many postings in all would have its merged matches remembered. */
+  worthRemembering(postings: number): boolean {
+    return this.#memo && postings >= REMEMBER_TERM_FROM
+  }
+
+  /**
+   * The matches of `groups` (each the postings of its alternatives), remembered under `key`
+   * when worth it; else, with `eligible`, only the eligible documents that pass its filter.
+   */
+  merge(key: string, groups: readonly Alternative[][], postings: number, liveDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
+    const remember = this.worthRemembering(postings)
+    const list = mergeGroups(this.#index, groups, liveDocs, remember ? null : eligible, scratch)
+    if (remember && list.length <= this.#maxMatches) {
+      // The least recently used go first.
+      for (const [oldKey, old] of this.#lists) {
+        if (this.#remembered + list.length <= this.#maxMatches) break
+        this.#lists.delete(oldKey)
+        this.#remembered -= old.length
+      }
+      this.#lists.set(key, list)
+      this.#remembered += list.length
+    }
+    return list
+  }
+}
+
+/** The documents matching every group, with their summed scores; only eligible ones with `eligible`. */
+function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], liveDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
+  const hits = scratch.hits
+  const scores = scratch.scores
+  let count = 0
+  let candidates: Int32Array = scratch.docs
+  for (let g = 0; g < groups.length; g++) {
+    for (const alt of groups[g] ?? []) {
+      const { list, length } = index.postings(alt.id)
+      const factor = alt.factor * idfOf(liveDocs, length)
+      if (g === 0) {
+        // The first group: a document seen for the first time (0) becomes a candidate (if eligible).
+        for (let i = 0; i < length; i++) {
+          const posting = list[i] ?? 0
+          const doc = posting >>> 8
+          if (hits[doc] === 0) {
+            if (eligible !== null && ((((eligible.bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0 || (eligible.filter !== null && !eligible.filter.passes(doc)))) continue
+            if (count === candidates.length) candidates = scratch.growDocs()
+            candidates[count++] = doc
+            hits[doc] = 1
+          }
+          scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
+        }
+        continue
+      }
+      for (let i = 0; i < length; i++) {
+        const posting = list[i] ?? 0
+        const doc = posting >>> 8
+        const seen = hits[doc] ?? 0
+        if (seen === g) hits[doc] = g + 1
+        else if (seen !== g + 1) continue
+        scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
+      }
+    }
+  }
+  const all = groups.length
+  let length = 0
+  for (let i = 0; i < count; i++) if (hits[candidates[i] ?? 0] === all) length++
+  const out: TermList = { docs: new Int32Array(length), scores: new Float64Array(length), length }
+  length = 0
+  for (let i = 0; i < count; i++) {
+    const doc = candidates[i] ?? 0
+    if (hits[doc] === all) {
+      out.docs[length] = doc
+      out.scores[length++] = scores[doc] ?? 0
+    }
+    hits[doc] = 0
+    scores[doc] = 0
+  }
+  return out
+}
+
+/** BM25's IDF of a term in `length` of `liveDocs` documents, as MiniSearch computes it (never negative). */
+export function idfOf(liveDocs: number, length: number): number {
+  return Math.max(Math.log(1 + (liveDocs - length + 0.5) / (length + 0.5)), 0)
+}

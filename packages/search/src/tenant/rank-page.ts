@@ -1,0 +1,107 @@
+import type { ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
+import { compareIds, matchesNarrowing, searchComparator } from '@frontdesk/core'
+import type { TermMatches } from '../matching/term-matcher.ts'
+import { KeyedTop } from './keyed-top.ts'
+import { TopHits } from './top-hits.ts'
+
+/** What ranking a page needs of the index: its items by number, and how far numbers follow ids. */
+export interface RankedDocs {
+  docs: readonly (SearchDocument | undefined)[]
+  /** Documents numbered below this have strictly increasing ids: among them, number order is id order. */
+  ordered: number
+}
+
+/** A matching item as the index ranks it: with its document number. */
+interface Hit extends ScoredDocument {
+  number: number
+}
+
+/** `a` before `b` by id (negative), by number where numbers follow the ids (comparing strings is slower). */
+export function idOrder(ranked: RankedDocs, a: number, b: number): number {
+  return a < ranked.ordered && b < ranked.ordered ? a - b : compareIds(ranked.docs[a]?.id ?? '', ranked.docs[b]?.id ?? '')
+}
+
+/**
+ * The page of a relevance search: the matches by score, ties by id. With `narrowed` (tag
+ * filters, or field filters the columns could not take) each match is checked against its
+ * item; else the matches are final and, when the matcher kept only those that may make the
+ * page (`matches.total` counts all), no match below the page's lowest score is looked at.
+ */
+export function relevancePage(matches: TermMatches, ranked: RankedDocs, query: SearchQuery, narrowed: boolean, limited: boolean): SearchResult {
+  const { docs, ordered } = ranked
+  const compare = (a: Hit, b: Hit): number => b.score - a.score || (a.number < ordered && b.number < ordered ? a.number - b.number : compareIds(a.doc.id, b.doc.id))
+  const top = new TopHits<Hit>(query.from + query.size, compare)
+  const numbers = matches.docs
+  const scores = matches.scores
+  const length = matches.length
+  let total = 0
+  // The worst kept candidate once `k` are kept: a candidate must beat it to be offered. Most
+  // candidates of a common word are turned away by comparing scores, ties without making a hit.
+  let worst: Hit | undefined
+  // Its score, -Infinity until then (a local number: the common-word loop below compares nothing else).
+  let bar = Number.NEGATIVE_INFINITY
+  if (!narrowed) {
+    total = limited ? matches.total : length
+    // No match below the page's lowest score can make the page.
+    bar = matches.floor
+    for (let i = 0; i < length; i++) {
+      const score = scores[i] ?? 0
+      if (score < bar) continue
+      const number = numbers[i] ?? 0
+      if (score === bar && worst !== undefined && idOrder(ranked, number, worst.number) >= 0) continue
+      const doc = docs[number]
+      if (doc === undefined) continue
+      top.push({ doc, score, number })
+      worst = top.threshold
+      if (worst !== undefined) bar = worst.score
+    }
+  } else {
+    for (let i = 0; i < length; i++) {
+      const number = numbers[i] ?? 0
+      const doc = docs[number]
+      if (doc === undefined || !matchesNarrowing(doc, query)) continue
+      total++
+      const score = scores[i] ?? 0
+      if (worst !== undefined && score <= worst.score) {
+        if (score < worst.score) continue
+        if (idOrder(ranked, number, worst.number) >= 0) continue
+      }
+      top.push({ doc, score, number })
+      worst = top.threshold
+    }
+  }
+  return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
+}
+
+/**
+ * The page of a sorted search from numeric sort keys (`keyOf(doc)`: smaller first, the sort's
+ * direction already applied; ties by id in the same direction, `sign`): every match is offered
+ * to a `KeyedTop`, no object made per match. The matches are final (filters applied).
+ */
+export function keyedPage(matches: TermMatches, ranked: RankedDocs, query: SearchQuery, keyOf: (doc: number) => number, sign: number): SearchResult {
+  const top = new KeyedTop(query.from + query.size, (a, b) => sign * idOrder(ranked, a, b))
+  const numbers = matches.docs
+  const scores = matches.scores
+  const length = matches.length
+  for (let i = 0; i < length; i++) {
+    const number = numbers[i] ?? 0
+    top.offer(number, keyOf(number), scores[i] ?? 0)
+  }
+  const hits = top.sorted().slice(query.from).map(({ doc, score }) => ({ id: ranked.docs[doc]?.id ?? '', score }))
+  return { total: length, hits }
+}
+
+/** The page of a sorted search by core's `searchComparator` over the items: what `keyedPage` does where keys are not at hand. */
+export function comparatorPage(matches: TermMatches, ranked: RankedDocs, query: SearchQuery, narrowed: boolean): SearchResult {
+  const top = new TopHits<ScoredDocument>(query.from + query.size, searchComparator(query.sort))
+  const numbers = matches.docs
+  const scores = matches.scores
+  let total = 0
+  for (let i = 0; i < matches.length; i++) {
+    const doc = ranked.docs[numbers[i] ?? 0]
+    if (doc === undefined || (narrowed && !matchesNarrowing(doc, query))) continue
+    total++
+    top.push({ doc, score: scores[i] ?? 0 })
+  }
+  return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
+}
