@@ -104,9 +104,9 @@ export class MergedTerms {
    * The matches of `groups` (each the postings of its alternatives), remembered under `key`
    * when worth it; else, with `eligible`, only the eligible documents that pass its filter.
    */
-  merge(key: string, groups: readonly Alternative[][], postings: number, liveDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
+  merge(key: string, groups: readonly Alternative[][], postings: number, numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
     const remember = this.worthRemembering(postings)
-    const list = mergeGroups(this.#index, groups, liveDocs, remember ? null : eligible, scratch)
+    const list = mergeGroups(this.#index, groups, numberedDocs, remember ? null : eligible, scratch)
     if (remember && list.length <= this.#maxMatches) {
       // The least recently used go first.
       for (const [oldKey, old] of this.#lists) {
@@ -122,7 +122,7 @@ export class MergedTerms {
 }
 
 /** The documents matching every group, with their summed scores; only eligible ones with `eligible`. */
-function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], liveDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
+function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
   const hits = scratch.hits
   const scores = scratch.scores
   let count = 0
@@ -130,7 +130,7 @@ function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], liv
   for (let g = 0; g < groups.length; g++) {
     for (const alt of groups[g] ?? []) {
       const { list, length } = index.postings(alt.id)
-      const factor = alt.factor * idfOf(liveDocs, length)
+      const factor = alt.factor * idfOf(numberedDocs, length)
       if (g === 0) {
         // The first group: a document seen for the first time (0) becomes a candidate (if eligible).
         for (let i = 0; i < length; i++) {
@@ -173,7 +173,13 @@ function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], liv
   return out
 }
 
-/** BM25's IDF of a term in `length` of `liveDocs` documents, as MiniSearch computes it (never negative). */
-export function idfOf(liveDocs: number, length: number): number {
-  return Math.max(Math.log(1 + (liveDocs - length + 0.5) / (length + 0.5)), 0)
+/**
+ * BM25's IDF of a term with `length` postings among `numberedDocs` documents, as MiniSearch
+ * computes it (never negative). Both counts include replaced and removed documents until the
+ * next compaction, as Lucene counts deleted documents in both: a document frequency of
+ * postings (dead ones included) over live documents only exceeds 1 after a few re-imports
+ * and turns every IDF — and so every score — into 0.
+ */
+export function idfOf(numberedDocs: number, length: number): number {
+  return Math.max(Math.log(1 + (numberedDocs - length + 0.5) / (length + 0.5)), 0)
 }

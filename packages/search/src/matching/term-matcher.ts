@@ -89,20 +89,20 @@ export class TermMatcher {
    * With `top` > 0 only the matches that may be among the `top` best by score are returned
    * (see `TermMatches`): a common word's thousands of matches are not all handed over.
    */
-  match(terms: readonly QueryTerm[], docLimit: number, liveDocs: number, eligible: Eligibility, version = 0, top = 0): TermMatches {
+  match(terms: readonly QueryTerm[], docLimit: number, numberedDocs: number, eligible: Eligibility, version = 0, top = 0): TermMatches {
     if (terms.length === 0 || terms.length >= 0xffff) return this.#result(0)
     this.#merged.validate(version)
     this.#scratch.ensure(docLimit)
     const parts: TermPart[] = []
     for (const term of terms) {
-      const part = this.#part(term, liveDocs, terms.length === 1 ? eligible : null)
+      const part = this.#part(term, numberedDocs, terms.length === 1 ? eligible : null)
       if (part === null || part.size === 0) return this.#result(0)
       parts.push(part)
     }
     parts.sort((a, b) => a.size - b.size)
     const [first] = parts
     if (first === undefined) return this.#result(0)
-    if (parts.length === 1) return first.alt !== null ? this.#single(first.alt, liveDocs, eligible, top) : this.#eligibleOf(first.list, eligible, top)
+    if (parts.length === 1) return first.alt !== null ? this.#single(first.alt, numberedDocs, eligible, top) : this.#eligibleOf(first.list, eligible, top)
     let count = 0
     for (let g = 0; g < parts.length; g++) {
       const part = parts[g]
@@ -110,7 +110,7 @@ export class TermMatcher {
       // Hint: one loop per kind of part, each over one kind of typed array, keeps V8's element access monomorphic.
       if (part.alt !== null) {
         const { list, length } = this.#index.postings(part.alt.id)
-        count = this.#markPostings(g, list, length, part.alt.factor * idfOf(liveDocs, length), count, eligible)
+        count = this.#markPostings(g, list, length, part.alt.factor * idfOf(numberedDocs, length), count, eligible)
       } else {
         count = this.#markList(g, part.list, count, eligible)
       }
@@ -187,7 +187,7 @@ export class TermMatcher {
    * merged matches, remembered when merging them was much work. With `eligible` (the query's
    * only term, a list not worth remembering) the list holds only eligible documents.
    */
-  #part(term: QueryTerm, liveDocs: number, eligible: Eligibility | null): TermPart | null {
+  #part(term: QueryTerm, numberedDocs: number, eligible: Eligibility | null): TermPart | null {
     const groups = this.#expansions.groupsOf(term)
     if (groups.length === 0) return null
     const only = groups[0]?.[0]
@@ -199,7 +199,7 @@ export class TermMatcher {
     if (sized.some((g) => g.size === 0)) return null
     sized.sort((a, b) => a.size - b.size)
     const postings = sized.reduce((n, g) => n + g.size, 0)
-    const list = this.#merged.merge(key, sized.map((g) => g.group), postings, liveDocs, eligible, this.#scratch)
+    const list = this.#merged.merge(key, sized.map((g) => g.group), postings, numberedDocs, eligible, this.#scratch)
     return { alt: null, list, size: list.length }
   }
 
@@ -264,9 +264,9 @@ export class TermMatcher {
   }
 
   /** The eligible documents of one term's postings, scored. */
-  #single(alt: Alternative, liveDocs: number, eligible: Eligibility, top: number): TermMatches {
+  #single(alt: Alternative, numberedDocs: number, eligible: Eligibility, top: number): TermMatches {
     const { list, length } = this.#index.postings(alt.id)
-    const factor = alt.factor * idfOf(liveDocs, length)
+    const factor = alt.factor * idfOf(numberedDocs, length)
     const out = this.#result(length)
     const { docs, scores } = out
     const bits = eligible.bits

@@ -200,4 +200,21 @@ test('a date of another form (none of core\'s) still sorts as core compares the 
   assert.equal(order('desc'), ['c0', 'c2'], 'by the keys again once the odd date is gone')
 })
 
+
+test('items imported again keep their scores: a title match still ranks above a body-only one after every item was replaced', () => {
+  const index = new TenantSearchIndex(categories)
+  const put = () => {
+    index.upsert(aContent('t1', 'title', 'news', { title: 'office hours', body: 'open daily' }))
+    index.upsert(aContent('t1', 'body', 'news', { title: 'opening hours', body: 'the office is open daily' }))
+    for (let i = 0; i < 4; i++) index.upsert(aContent('t1', `other${i}`, 'news', { title: `note ${i}`, body: 'nothing here' }))
+  }
+  for (let round = 0; round < 6; round++) {
+    put()
+    const found = index.search(query({}))
+    assert.equal(found.hits.map((h) => h.id), ['title', 'body'], `round ${round}`)
+    for (const hit of found.hits) assert.ok(hit.score > 0, `round ${round}: ${hit.id} scored ${hit.score}`)
+    assert.ok(found.hits[0]!.score > found.hits[1]!.score, `round ${round}`)
+  }
+})
+
 test.run()

@@ -183,10 +183,10 @@ export class TenantSearchIndex {
     if (sort.kind === 'relevance') {
       // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page.
       const best = narrowed ? 0 : query.from + query.size
-      const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version, best)
+      const matches = this.#matcher.match(query.terms, this.#docs.length, this.#docs.length, eligible, this.#version, best)
       return relevancePage(matches, ranked, query, narrowed, best > 0)
     }
-    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#numbers.size, eligible, this.#version, 0)
+    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#docs.length, eligible, this.#version, 0)
     const sign = sort.direction === 'asc' ? 1 : -1
     const keys = !narrowed && sort.kind === 'published_at' && this.#memo ? this.#published.keys(this.#docs) : null
     if (keys !== null) return keyedPage(matches, ranked, query, (doc) => sign * (keys[doc] ?? 0), sign)
