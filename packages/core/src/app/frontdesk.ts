@@ -18,6 +18,7 @@ import { systemClock } from './clock.ts'
 import type { Context } from './context.ts'
 import type { FrontdeskHooks } from './hooks.ts'
 import { InstanceSecrets } from './instance-secrets.ts'
+import { memoByDefault } from './memo-switch.ts'
 
 /** Failed authentications allowed per client address and second, by default. */
 export const DEFAULT_FAILED_AUTH_RATE = 10
@@ -45,6 +46,14 @@ export interface FrontdeskOptions {
    * Default 100 (CONTRACT §3); 0 makes such keys unlimited.
    */
   defaultRateLimit?: number
+  /**
+   * Keep what is worth keeping between requests: the response cache of the content area,
+   * the items searches found (records, prepared texts, highlights and result JSON), parsed
+   * keys and last-use stamps, indexes of the store's category objects, the instance secrets.
+   * `false` computes every reply afresh from the store: the same answers, slower (tests
+   * compare both). Default true, unless the environment variable `FRONTDESK_NO_MEMO` is `1`.
+   */
+  memo?: boolean
 }
 
 /**
@@ -54,6 +63,7 @@ export interface FrontdeskOptions {
  */
 export function createFrontdesk(options: FrontdeskOptions) {
   const clock = options.clock ?? systemClock
+  const memo = options.memo ?? memoByDefault()
   const context: Context = {
     store: options.store,
     clock,
@@ -63,7 +73,8 @@ export function createFrontdesk(options: FrontdeskOptions) {
     rateLimiter: new RateLimiter(clock),
     failedAuthRate: options.failedAuthRate ?? DEFAULT_FAILED_AUTH_RATE,
     defaultRateLimit: options.defaultRateLimit ?? DEFAULT_RATE_LIMIT,
-    secrets: new InstanceSecrets(options.store),
+    secrets: new InstanceSecrets(options.store, memo),
+    memo,
   }
   return {
     context,

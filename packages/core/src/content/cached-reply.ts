@@ -17,7 +17,8 @@ export const NO_STORE: CachePolicy = { kind: 'no-store' }
  * process makes the entry unreachable), the operation and the normalised request. A hit
  * returns the very same `Reply` object. Entries live at most 60 s whatever the cache's own
  * TTL, which also bounds how long a cached list can hide an item whose scheduled time came.
- * Failures (`NotFoundError`, `ValidationError`) are never cached.
+ * Failures (`NotFoundError`, `ValidationError`) are never cached. With `ctx.memo` false,
+ * nothing is cached: every reply is computed.
  */
 export async function cachedReply<T>(
   ctx: Context,
@@ -26,6 +27,7 @@ export async function cachedReply<T>(
   request: string,
   compute: () => Promise<T>,
 ): Promise<Reply<T>> {
+  if (!ctx.memo) return { status: 200, body: await compute(), cache: PUBLIC_CACHE }
   const revision = await ctx.store.revision(tenantId)
   const key = `${tenantId}\u0000${revision}\u0000${operation}\u0000${request}`
   const hit = ctx.cache.get(key)

@@ -1,4 +1,5 @@
 export { testStore } from './test-store.ts'
+export { memoCase, MEMO_OFF_REASON } from './memo-case.ts'
 export type { OpenStore, StoreContext, StoreSuiteOptions } from './store-suite.ts'
 export { storeSuite } from './store-suite.ts'
 export * from './fixtures.ts'
