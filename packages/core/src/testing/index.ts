@@ -1,5 +1,8 @@
 export { testStore } from './test-store.ts'
 export { memoCase, MEMO_OFF_REASON } from './memo-case.ts'
+export { DEFAULT_FUZZ_SEED, fuzzOptions } from './fuzz-options.ts'
+export { productDifferentialCheck } from './product/product-differential.ts'
+export type { ProductCheckOptions, ProductOptions, ProductPairing, ProductUnderTest } from './product/product-differential.ts'
 export type { OpenStore, StoreContext, StoreSuiteOptions } from './store-suite.ts'
 export { storeSuite } from './store-suite.ts'
 export * from './fixtures.ts'

@@ -1,0 +1,198 @@
+import fc from 'fast-check'
+import type { Clock } from '../../app/clock.ts'
+import type { Frontdesk, FrontdeskOptions } from '../../app/frontdesk.ts'
+import { createFrontdesk } from '../../app/frontdesk.ts'
+import { CURSOR_SECRET } from '../../app/instance-secrets.ts'
+import type { Reply } from '../../app/reply.ts'
+import type { Principal } from '../../auth/principal.ts'
+import type { Tenant } from '../../model/tenant.ts'
+import type { TransactionOptions } from '../../port/store.ts'
+import type { SearchResponseBody } from '../../search/search-contents.ts'
+import { anApiKey, T0 } from '../fixtures.ts'
+import { createMemoryStore } from '../memory/memory-store.ts'
+import { createScanSearch } from '../search/scan-search.ts'
+import { compareSearches } from './compare-search-replies.ts'
+import { assertWithCause } from '../assert-with-cause.ts'
+import { playWrite } from './product-writes.ts'
+import type { Side, World } from './product-world.ts'
+import { stateOf } from './product-world.ts'
+import { itemId, itemSlug, listRequest, searchBody } from './product-requests.ts'
+import type { ProductOp, ProductScenario } from './product-scenario.ts'
+import { PRODUCT_TENANTS, productScenario } from './product-scenario.ts'
+import { assertSame } from './compare-search-replies.ts'
+import type { Outcome } from './reply-cache-model.ts'
+import { outcome, ReplyCacheModel } from './reply-cache-model.ts'
+
+/** What `productDifferentialCheck` runs against: a frontdesk over its own, new store. */
+export interface ProductUnderTest {
+  frontdesk: Frontdesk
+  /** The transaction options of an import into a tenant (`first`: the tenant's first), e.g. bulk loading, indexing alongside. */
+  importTransaction?: (tenantId: string, first: boolean) => TransactionOptions | undefined
+  /**
+   * Starts the product again over the same storage, as a new process would (new store,
+   * engine and frontdesk with the same options; the old ones closed). Without it, the
+   * scenario's restarts change nothing.
+   */
+  restart?: () => Promise<Frontdesk>
+  /** Closes what `open` opened. */
+  close(): Promise<void>
+}
+
+/** What the check passes to `createFrontdesk` (the clock it moves; rate limits off: requests come as fast as the check can ask). */
+export type ProductOptions = Required<Pick<FrontdeskOptions, 'clock' | 'defaultRateLimit' | 'failedAuthRate'>>
+
+/** How to make the product under test. */
+export interface ProductPairing {
+  /** Opens the product over a new, empty store, its frontdesk made with `options` (and its memos as `FRONTDESK_NO_MEMO` says). */
+  open(options: ProductOptions): Promise<ProductUnderTest>
+}
+
+/** Options of `productDifferentialCheck`. */
+export interface ProductCheckOptions {
+  runs: number
+  seed: number
+  /** `false`: report the first failing scenario as found (for checks expected to fail). */
+  shrink?: boolean
+}
+
+/** The cursor secret both sides get, so that their cursors are the same strings. */
+const CURSOR_KEY = 'product-differential-cursor-secret'
+
+/**
+ * The whole product against an obviously-right one, over random scenarios
+ * (`productScenario`): the product (its store, search engine, response cache and every memo
+ * as they are) and a reference made of `createMemoryStore()`, `createScanSearch()` and core's
+ * use cases without any memo or cache, told exactly the same things on one clock: imports,
+ * edits, deletes, category and tag changes, keys and preview tokens, time moving. Every
+ * answer is compared in full — search replies as `compareSearches` says; lists page by page
+ * (items, counts, cursors: both hold the same cursor secret), details, categories, keys,
+ * preview tokens, import summaries and refusals as the same JSON — except that a public list,
+ * detail or category reply may be one the response cache kept (`ReplyCacheModel`: exactly the
+ * reference's reply when it was cached, nothing written since, less than 60 s ago). Rejects
+ * with fast-check's report (the shrunk scenario, its seed) on the first difference.
+ */
+export async function productDifferentialCheck(pairing: ProductPairing, options: ProductCheckOptions): Promise<void> {
+  await assertWithCause(
+    fc.asyncProperty(productScenario, (scenario) => play(pairing, scenario)),
+    { seed: options.seed, numRuns: options.runs, endOnFailure: options.shrink === false },
+  )
+}
+
+/** A clock the scenario moves. */
+class ScenarioClock implements Clock {
+  ms = Date.parse(T0)
+  now(): number {
+    return this.ms
+  }
+}
+
+async function play(pairing: ProductPairing, scenario: ProductScenario): Promise<void> {
+  const clock = new ScenarioClock()
+  const opened = await pairing.open({ clock, defaultRateLimit: 0, failedAuthRate: 0 })
+  const memory = createMemoryStore()
+  const reference = createFrontdesk({ store: memory, search: createScanSearch(memory), clock, memo: false, defaultRateLimit: 0, failedAuthRate: 0 })
+  try {
+    const tenants: Tenant[] = PRODUCT_TENANTS.map(({ id, code }) => ({ id, code, name: `Tenant ${code}`, created_at: T0 }))
+    for (const frontdesk of [opened.frontdesk, reference]) {
+      for (const tenant of tenants) await frontdesk.context.store.createTenant(tenant)
+      await frontdesk.context.store.instanceSecret(CURSOR_SECRET, CURSOR_KEY)
+    }
+    const world: World = {
+      clock,
+      product: { frontdesk: opened.frontdesk, importTransaction: opened.importTransaction ?? (() => undefined) },
+      reference: { frontdesk: reference, importTransaction: () => undefined },
+      tenants,
+      principals: tenants.map((tenant) => ({ tenant, key: anApiKey(tenant.id, 'key_reader') })) as [Principal, Principal],
+      cache: new ReplyCacheModel(opened.frontdesk.context.memo),
+      tokens: [],
+      keys: [],
+      imported: [false, false],
+      lastRead: null,
+      restart: opened.restart ?? null,
+    }
+    for (const [index, items] of scenario.seed.entries()) {
+      await playWrite(world, { kind: 'import', tenant: index === 0 ? 0 : 1, categories: 'all', items }, `the first import into tenant ${index}`)
+    }
+    for (const [i, op] of scenario.ops.entries()) await playOp(world, op, `step ${i} (${JSON.stringify(op)})`)
+  } finally {
+    await opened.close()
+    await memory.close()
+  }
+}
+
+async function playOp(world: World, op: ProductOp, where: string): Promise<void> {
+  switch (op.kind) {
+    case 'search': {
+      const body = searchBody(await stateOf(world, op.tenant), op.search)
+      const read = () => compareSearches(askSearch(world.product, world.principals[op.tenant]), askSearch(world.reference, world.principals[op.tenant]), body, where)
+      world.lastRead = read
+      return read()
+    }
+    case 'list': {
+      const { query, normal } = listRequest(await stateOf(world, op.tenant), op.list)
+      const token = op.preview === null ? null : (world.tokens[op.preview % Math.max(1, world.tokens.length)]?.token ?? null)
+      const read = () => walkList(world, op.tenant, query, normal, token, op.walk, where)
+      world.lastRead = read
+      await read()
+      return
+    }
+    case 'detail': {
+      const token = op.preview === null ? null : (world.tokens[op.preview % Math.max(1, world.tokens.length)]?.token ?? null)
+      const by = op.bySlug ? itemSlug(op.n) : itemId(op.n)
+      const read = () => publicRead(world, op.tenant, `${op.bySlug ? 'slug' : 'id'}:${by}`, token !== null, where, (side) =>
+        op.bySlug ? side.frontdesk.getContentBySlug(world.principals[op.tenant], by, token) : side.frontdesk.getContent(world.principals[op.tenant], by, token))
+      world.lastRead = read
+      await read()
+      return
+    }
+    case 'categories': {
+      const id = op.id
+      const read = () => publicRead(world, op.tenant, id === null ? 'categories' : `category:${id}`, false, where, (side) =>
+        id === null ? side.frontdesk.listCategories(world.principals[op.tenant]) : side.frontdesk.getCategory(world.principals[op.tenant], id))
+      world.lastRead = read
+      await read()
+      return
+    }
+    case 'again':
+      await world.lastRead?.()
+      return
+    case 'restart':
+      if (world.restart !== null) world.product.frontdesk = await world.restart()
+      world.cache = new ReplyCacheModel(world.product.frontdesk.context.memo)
+      world.lastRead = null
+      return
+    default:
+      return playWrite(world, op, where)
+  }
+}
+
+function askSearch(side: Side, principal: Principal) {
+  return (body: Record<string, unknown>) => side.frontdesk.search(principal, body) as Promise<Reply<SearchResponseBody>>
+}
+
+/**
+ * One public read of both sides, compared in full: the product's reply must be the cache
+ * model's (the reference's now, or the one cached for the same request), or, for a preview
+ * (never cached), the reference's now.
+ */
+async function publicRead(world: World, tenant: 0 | 1, request: string, preview: boolean, where: string, read: (side: Side) => Promise<Reply<unknown>>): Promise<Outcome> {
+  const got = await outcome(() => read(world.product))
+  const fresh = () => outcome(() => read(world.reference))
+  const tenantId = world.tenants[tenant]?.id ?? ''
+  const expected = preview ? await fresh() : await world.cache.expect(`${tenantId}\u0000${request}`, await world.reference.frontdesk.context.store.revision(tenantId), world.clock.now(), fresh)
+  assertSame(got, expected, `${where}: ${request}${preview ? ' (preview)' : ''}`)
+  return got
+}
+
+/** A list and (with `walk`) its next pages, each compared as `publicRead` does. */
+async function walkList(world: World, tenant: 0 | 1, query: string, normal: string, token: string | null, walk: boolean, where: string): Promise<void> {
+  let cursor: string | null = null
+  for (let page = 0; page < 12; page++) {
+    const search = cursor === null ? query : `${query}${query === '' ? '' : '&'}cursor=${encodeURIComponent(cursor)}`
+    const result = await publicRead(world, tenant, `list:${normal}\u0000${cursor ?? ''}`, token !== null, `${where}, page ${page}`, (side) =>
+      side.frontdesk.listContents(world.principals[tenant], new URLSearchParams(search), token))
+    if (!walk || !result.ok) return
+    cursor = (result.value as Reply<{ pagination: { next_cursor: string | null } }>).body.pagination.next_cursor
+    if (cursor === null) return
+  }
+}
