@@ -18,6 +18,7 @@ import type { Side, World } from './product-world.ts'
 import { stateOf } from './product-world.ts'
 import { itemId, itemSlug, listRequest, searchBody } from './product-requests.ts'
 import type { ProductOp, ProductScenario } from './product-scenario.ts'
+import { relatedList, relatedSearch } from './related-queries.ts'
 import { PRODUCT_TENANTS, productScenario } from './product-scenario.ts'
 import { assertSame } from './compare-search-replies.ts'
 import type { Outcome } from './reply-cache-model.ts'
@@ -108,6 +109,7 @@ async function play(pairing: ProductPairing, scenario: ProductScenario): Promise
       keys: [],
       imported: [false, false],
       lastRead: null,
+      lastQuery: null,
       restart: opened.restart ?? null,
     }
     for (const [index, items] of scenario.seed.entries()) {
@@ -122,13 +124,21 @@ async function play(pairing: ProductPairing, scenario: ProductScenario): Promise
 
 async function playOp(world: World, op: ProductOp, where: string): Promise<void> {
   switch (op.kind) {
+    case 'related': {
+      const last = world.lastQuery
+      if (last?.kind === 'search') return playOp(world, { kind: 'search', tenant: last.tenant, search: relatedSearch(last.spec, op.search, op.change) }, where)
+      if (last?.kind === 'list') return playOp(world, { kind: 'list', tenant: last.tenant, list: relatedList(last.spec, op.list, op.change), walk: last.walk, preview: last.preview }, where)
+      return
+    }
     case 'search': {
+      world.lastQuery = { kind: 'search', tenant: op.tenant, spec: op.search }
       const body = searchBody(await stateOf(world, op.tenant), op.search)
       const read = () => compareSearches(askSearch(world.product, world.principals[op.tenant]), askSearch(world.reference, world.principals[op.tenant]), body, where)
       world.lastRead = read
       return read()
     }
     case 'list': {
+      world.lastQuery = { kind: 'list', tenant: op.tenant, spec: op.list, walk: op.walk, preview: op.preview }
       const { query, normal } = listRequest(await stateOf(world, op.tenant), op.list)
       const token = op.preview === null ? null : (world.tokens[op.preview % Math.max(1, world.tokens.length)]?.token ?? null)
       const read = () => walkList(world, op.tenant, query, normal, token, op.walk, where)

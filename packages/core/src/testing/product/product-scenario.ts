@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import type { FieldType, FieldValue } from '../../model/category.ts'
+import type { QueryPart } from './related-queries.ts'
 
 /*
  * Random sequences of what operators and clients do to a frontdesk, for the product's
@@ -264,6 +265,12 @@ export type ProductOp =
   /** The clock moves forward by `ms`, or (`ms` null) to just past the next scheduled item of either tenant. */
   | { kind: 'time'; ms: number | null }
   | { kind: 'search'; tenant: TenantIndex; search: SearchSpec }
+  /**
+   * The last search (or list) again with some of its parts taken from `search` (`list`):
+   * the same words, page and order with other filters, tags or category, say — what a memo's
+   * key must tell apart.
+   */
+  | { kind: 'related'; search: SearchSpec; list: ListSpec; change: QueryPart[] }
   /** A list, its pages walked with `next_cursor` when `walk`; `preview`: a token (index into those made). */
   | { kind: 'list'; tenant: TenantIndex; list: ListSpec; walk: boolean; preview: number | null }
   | { kind: 'detail'; tenant: TenantIndex; n: number; bySlug: boolean; preview: number | null }
@@ -308,6 +315,15 @@ const op: fc.Arbitrary<ProductOp> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('keyDelete' as const), key: fc.nat(3) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('auth' as const), key: fc.integer({ min: -1, max: 3 }), permission: fc.constantFrom<'cms:read' | 'cms:search' | 'inquiry:create'>('cms:read', 'cms:search', 'inquiry:create') }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'again' as const }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('related' as const),
+      search: searchSpec,
+      list: listSpec,
+      change: fc.subarray(['words', 'category', 'tags', 'filters', 'sort', 'page'] as const, { minLength: 1, maxLength: 2 }).map((parts) => [...parts]),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
 )
 

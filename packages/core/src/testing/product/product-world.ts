@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/principal.ts'
 import type { Tenant } from '../../model/tenant.ts'
 import type { TransactionOptions } from '../../port/store.ts'
 import type { TenantState } from './product-requests.ts'
-import type { TenantIndex } from './product-scenario.ts'
+import type { ListSpec, SearchSpec, TenantIndex } from './product-scenario.ts'
 import type { ReplyCacheModel } from './reply-cache-model.ts'
 
 /** One side of the check: the product or the reference. */
@@ -28,6 +28,8 @@ export interface World {
   keys: { id: string; key: string }[]
   /** Whether each tenant had its first import. */
   imported: [boolean, boolean]
+  /** The last search or list asked, for `related` steps. */
+  lastQuery: { kind: 'search'; tenant: TenantIndex; spec: SearchSpec } | { kind: 'list'; tenant: TenantIndex; spec: ListSpec; walk: boolean; preview: number | null } | null
   /** The last read, to ask again exactly as it was. */
   lastRead: (() => Promise<unknown>) | null
   /** Starts the product again (see `ProductUnderTest.restart`). */
