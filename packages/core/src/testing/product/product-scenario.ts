@@ -144,7 +144,8 @@ const itemSpec: fc.Arbitrary<ItemSpec> = fc.record({
   summary: text(6),
   body: fc.tuple(text(10), text(4)).map(([a, b]) => `<p>${a}</p>${b === '' ? '' : `<ul><li>${b} &amp; <b>x</b></li></ul>`}`),
   tags: fc.subarray([0, 1, 2, 3]),
-  values: fc.array(fc.option(fc.nat(4), { nil: null, freq: 3 }), { minLength: 4, maxLength: 4 }),
+  // Hint: a few values, often present, so that filters find some items and not others.
+  values: fc.array(fc.option(fc.nat(2), { nil: null, freq: 5 }), { minLength: 4, maxLength: 4 }),
   stray: fc.oneof({ arbitrary: fc.constant(false), weight: 40 }, { arbitrary: fc.constant(true), weight: 1 }),
 })
 
@@ -243,18 +244,54 @@ const queryWord = fc.oneof(
   { arbitrary: fc.constantFrom('移転', '京', '休業', 'zebra', 'cafe', 'LIGHT', 'red', 'sale', '東京'), weight: 2 },
 )
 
-const searchSpec: fc.Arbitrary<SearchSpec> = fc.record({
+const searchSort: fc.Arbitrary<SearchSpec['sort']> = fc.oneof(
+  { arbitrary: fc.constantFrom<SearchSpec['sort']>(null, 'relevance', 'published_at:asc', 'published_at:desc'), weight: 3 },
+  { arbitrary: fc.record({ key: fc.constantFrom<FieldKey>('price', 'size', 'day', 'open', 'note', 'city'), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), weight: 1 },
+)
+
+/** A search narrowed by anything: category, tags, filters, any page. */
+const narrowSearch: fc.Arbitrary<SearchSpec> = fc.record({
   words: fc.array(queryWord, { minLength: 1, maxLength: 2 }),
   category: fc.constantFrom<SearchSpec['category']>(null, null, null, null, 'cat_news', 'cat_shop', 'cat_blog', 'cat_nope'),
   tags: rarely(fc.subarray([0, 1, 2, 3, 4], { minLength: 1, maxLength: 2 })),
-  filters: fc.oneof({ arbitrary: fc.constant<never[]>([]), weight: 5 }, { arbitrary: fc.array(filterSpec, { minLength: 1, maxLength: 2 }), weight: 2 }),
-  sort: fc.oneof(
-    { arbitrary: fc.constantFrom<SearchSpec['sort']>(null, 'relevance', 'published_at:asc', 'published_at:desc'), weight: 3 },
-    { arbitrary: fc.record({ key: fc.constantFrom<FieldKey>('price', 'size', 'day', 'open', 'note', 'city'), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), weight: 1 },
-  ),
+  filters: fc.oneof({ arbitrary: fc.constant<never[]>([]), weight: 3 }, { arbitrary: fc.array(filterSpec, { minLength: 1, maxLength: 2 }), weight: 1 }),
+  sort: searchSort,
   from: fc.constantFrom(null, 0, 1, 3, 10),
   size: fc.constantFrom(null, 1, 2, 5, 20),
 })
+
+/** A filter entry the field accepts: operators of its type, values of its pool's first (valid) ones. */
+function acceptedFilter(keys: readonly FieldKey[]): fc.Arbitrary<FilterSpec> {
+  return fc.constantFrom(...keys).chain((key) => {
+    const type: FieldType = PRODUCT_FIELDS[key].type
+    const ops = type === 'number' || type === 'date' ? (['eq', 'gt', 'gte', 'lt', 'lte', 'in'] as const) : (['eq', 'in'] as const)
+    const value = fc.nat(type === 'select' ? 1 : 2)
+    return fc.record({
+      key: fc.constant(key),
+      ops: fc.oneof(
+        value.map((v) => [{ op: 'plain' as const, values: [v] }]),
+        fc.uniqueArray(fc.constantFrom(...ops), { minLength: 1, maxLength: 2 }).chain((chosen) =>
+          fc.tuple(...chosen.map((op) => fc.array(value, { minLength: 1, maxLength: op === 'in' ? 3 : 1 }).map((values) => ({ op, values })))),
+        ),
+      ),
+    })
+  })
+}
+
+/** A filtered search that finds something to filter: one common word, the filtered fields' category or none, the first pages. */
+const filteredSearch: fc.Arbitrary<SearchSpec> = fc.constantFrom<CategoryId | null>(null, null, 'cat_shop', 'cat_news').chain((category) =>
+  fc.record({
+    words: fc.constantFrom(['harbour'], ['office'], ['note'], ['lights'], ['東京都'], ['夏季'], ['off']),
+    category: fc.constant(category),
+    tags: fc.constant(null),
+    filters: fc.array(acceptedFilter(category === null ? ['price', 'size', 'day', 'open', 'city'] : [...PRODUCT_CATEGORIES[category].fields]), { minLength: 1, maxLength: 2 }),
+    sort: searchSort,
+    from: fc.constantFrom(null, 0, 0, 1),
+    size: fc.constantFrom(null, 2, 5, 20),
+  }),
+)
+
+const searchSpec: fc.Arbitrary<SearchSpec> = fc.oneof({ arbitrary: narrowSearch, weight: 2 }, { arbitrary: filteredSearch, weight: 1 })
 
 /** One operation of a scenario. */
 export type ProductOp =
@@ -316,12 +353,15 @@ const op: fc.Arbitrary<ProductOp> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('auth' as const), key: fc.integer({ min: -1, max: 3 }), permission: fc.constantFrom<'cms:read' | 'cms:search' | 'inquiry:create'>('cms:read', 'cms:search', 'inquiry:create') }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'again' as const }) },
   {
-    weight: 5,
+    weight: 8,
     arbitrary: fc.record({
       kind: fc.constant('related' as const),
       search: searchSpec,
       list: listSpec,
-      change: fc.subarray(['words', 'category', 'tags', 'filters', 'sort', 'page'] as const, { minLength: 1, maxLength: 2 }).map((parts) => [...parts]),
+      change: fc.oneof(
+        { arbitrary: fc.constant<QueryPart[]>(['filters']), weight: 2 },
+        { arbitrary: fc.subarray<QueryPart>(['words', 'category', 'tags', 'filters', 'sort', 'page'], { minLength: 1, maxLength: 2 }), weight: 3 },
+      ),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
@@ -340,6 +380,6 @@ export interface ProductScenario {
 
 /** Random scenarios of `productDifferentialCheck`. */
 export const productScenario: fc.Arbitrary<ProductScenario> = fc.record({
-  seed: fc.tuple(seedItems(ITEM_COUNT / 2), seedItems(ITEM_COUNT / 4)),
+  seed: fc.tuple(seedItems(ITEM_COUNT), seedItems(ITEM_COUNT / 4)),
   ops: fc.array(op, { minLength: 4, maxLength: 40, size: 'max' }),
 })
