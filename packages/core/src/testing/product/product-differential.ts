@@ -108,7 +108,7 @@ async function play(pairing: ProductPairing, scenario: ProductScenario): Promise
       tokens: [],
       keys: [],
       imported: [false, false],
-      lastRead: null,
+      reads: [],
       lastQuery: null,
       restart: opened.restart ?? null,
     }
@@ -133,47 +133,57 @@ async function playOp(world: World, op: ProductOp, where: string): Promise<void>
     case 'search': {
       world.lastQuery = { kind: 'search', tenant: op.tenant, spec: op.search }
       const body = searchBody(await stateOf(world, op.tenant), op.search)
-      const read = () => compareSearches(askSearch(world.product, world.principals[op.tenant]), askSearch(world.reference, world.principals[op.tenant]), body, where)
-      world.lastRead = read
+      const read = (at = where) => compareSearches(askSearch(world.product, world.principals[op.tenant]), askSearch(world.reference, world.principals[op.tenant]), body, at)
+      remember(world, read)
       return read()
     }
     case 'list': {
       world.lastQuery = { kind: 'list', tenant: op.tenant, spec: op.list, walk: op.walk, preview: op.preview }
       const { query, normal } = listRequest(await stateOf(world, op.tenant), op.list)
       const token = op.preview === null ? null : (world.tokens[op.preview % Math.max(1, world.tokens.length)]?.token ?? null)
-      const read = () => walkList(world, op.tenant, query, normal, token, op.walk, where)
-      world.lastRead = read
+      const read = (at = where) => walkList(world, op.tenant, query, normal, token, op.walk, at)
+      remember(world, read)
       await read()
       return
     }
     case 'detail': {
       const token = op.preview === null ? null : (world.tokens[op.preview % Math.max(1, world.tokens.length)]?.token ?? null)
       const by = op.bySlug ? itemSlug(op.n) : itemId(op.n)
-      const read = () => publicRead(world, op.tenant, `${op.bySlug ? 'slug' : 'id'}:${by}`, token !== null, where, (side) =>
+      const read = (at = where) => publicRead(world, op.tenant, `${op.bySlug ? 'slug' : 'id'}:${by}`, token !== null, at, (side) =>
         op.bySlug ? side.frontdesk.getContentBySlug(world.principals[op.tenant], by, token) : side.frontdesk.getContent(world.principals[op.tenant], by, token))
-      world.lastRead = read
+      remember(world, read)
       await read()
       return
     }
     case 'categories': {
       const id = op.id
-      const read = () => publicRead(world, op.tenant, id === null ? 'categories' : `category:${id}`, false, where, (side) =>
+      const read = (at = where) => publicRead(world, op.tenant, id === null ? 'categories' : `category:${id}`, false, at, (side) =>
         id === null ? side.frontdesk.listCategories(world.principals[op.tenant]) : side.frontdesk.getCategory(world.principals[op.tenant], id))
-      world.lastRead = read
+      remember(world, read)
       await read()
       return
     }
     case 'again':
-      await world.lastRead?.()
+      await world.reads.at(-1)?.(`${where}: the last read again`)
       return
-    case 'restart':
-      if (world.restart !== null) world.product.frontdesk = await world.restart()
-      world.cache = new ReplyCacheModel(world.product.frontdesk.context.memo)
-      world.lastRead = null
-      return
-    default:
-      return playWrite(world, op, where)
+    default: {
+      if (op.kind === 'restart') {
+        if (world.restart !== null) world.product.frontdesk = await world.restart()
+        world.cache = new ReplyCacheModel(world.product.frontdesk.context.memo)
+      } else await playWrite(world, op, where)
+      // What a write, the time or a restart changed shows in the reads asked before it: they are asked again.
+      for (const [i, read] of world.reads.entries()) await read(`${where}, then recent read ${i} again`)
+    }
   }
+}
+
+/** How many recent reads are asked again after each write or step of time. */
+const RECENT_READS = 3
+
+/** Keeps `read` among the recent reads. */
+function remember(world: World, read: (where: string) => Promise<unknown>): void {
+  world.reads.push(read)
+  if (world.reads.length > RECENT_READS) world.reads.shift()
 }
 
 function askSearch(side: Side, principal: Principal) {

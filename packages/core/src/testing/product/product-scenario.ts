@@ -329,6 +329,7 @@ const MINUTE = 60_000
 
 const op: fc.Arbitrary<ProductOp> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('import' as const), tenant, categories: fc.array(categorySpec, { maxLength: 2 }), items: fc.array(itemSpec, { minLength: 1, maxLength: 6 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('import' as const), tenant, categories: fc.tuple(categorySpec).map((c) => [...c]), items: fc.constant<ItemSpec[]>([]) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), tenant, n: itemNumber, bySlug: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('status' as const), tenant, n: itemNumber, status: fc.constantFrom<'draft' | 'published'>('draft', 'published') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('renameTag' as const), tenant, tag: fc.nat(3), name: fc.constantFrom(...TAG_NAMES) }) },
@@ -353,7 +354,7 @@ const op: fc.Arbitrary<ProductOp> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('auth' as const), key: fc.integer({ min: -1, max: 3 }), permission: fc.constantFrom<'cms:read' | 'cms:search' | 'inquiry:create'>('cms:read', 'cms:search', 'inquiry:create') }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'again' as const }) },
   {
-    weight: 8,
+    weight: 6,
     arbitrary: fc.record({
       kind: fc.constant('related' as const),
       search: searchSpec,
@@ -381,5 +382,5 @@ export interface ProductScenario {
 /** Random scenarios of `productDifferentialCheck`. */
 export const productScenario: fc.Arbitrary<ProductScenario> = fc.record({
   seed: fc.tuple(seedItems(ITEM_COUNT), seedItems(ITEM_COUNT / 4)),
-  ops: fc.array(op, { minLength: 4, maxLength: 40, size: 'max' }),
+  ops: fc.array(op, { minLength: 10, maxLength: 50, size: 'max' }),
 })

@@ -30,8 +30,8 @@ export interface World {
   imported: [boolean, boolean]
   /** The last search or list asked, for `related` steps. */
   lastQuery: { kind: 'search'; tenant: TenantIndex; spec: SearchSpec } | { kind: 'list'; tenant: TenantIndex; spec: ListSpec; walk: boolean; preview: number | null } | null
-  /** The last read, to ask again exactly as it was. */
-  lastRead: (() => Promise<unknown>) | null
+  /** The last few reads, to ask again exactly as they were (after each write, and by `again`); given where they are asked. */
+  reads: ((where: string) => Promise<unknown>)[]
   /** Starts the product again (see `ProductUnderTest.restart`). */
   restart: (() => Promise<Frontdesk>) | null
 }
