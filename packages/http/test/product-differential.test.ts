@@ -20,7 +20,7 @@ import { suite } from 'uvu'
 import { storeOf, titled } from './util/test-server.ts'
 
 const kind = storeOf(import.meta.url)
-const { runs, seed } = fuzzOptions(kind === 'postgres' ? 6 : 15)
+const { runs, seed } = fuzzOptions(kind === 'postgres' ? 25 : 40)
 const test = suite(titled('the whole product against the reference', import.meta.url))
 
 /**
