@@ -18,7 +18,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
-const { runs, seed } = fuzzOptions(30)
+const { runs, seed } = fuzzOptions(60)
 const TENANTS: Tenant[] = [
   { id: 'ten_ea', code: 'ea', name: 'A', created_at: T0 },
   { id: 'ten_eb', code: 'eb', name: 'B', created_at: T0 },
@@ -30,8 +30,11 @@ const PATHS = [
 ]
 
 type Step =
-  /** Items written to a tenant (titles from two, so that a body can come back to what it was). */
-  | { kind: 'write'; tenant: 0 | 1; items: { n: number; title: 0 | 1; category: 'cat_news' | 'cat_blog'; draft: boolean; minutes: number }[] }
+  /**
+   * Items written to a tenant (titles from two, so that a body can come back to what it was),
+   * published `seconds` from now: some come due while a reply of before is cached.
+   */
+  | { kind: 'write'; tenant: 0 | 1; items: { n: number; title: 0 | 1; category: 'cat_news' | 'cat_blog'; draft: boolean; seconds: number }[] }
   | { kind: 'category'; tenant: 0 | 1; active: boolean }
   /** The clock moves by `ms`, or (null) to the next item's publication, exactly. */
   | { kind: 'time'; ms: number | null }
@@ -50,13 +53,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('write' as const),
       tenant: fc.constantFrom<0 | 1>(0, 1),
       items: fc.array(
-        fc.record({ n: fc.nat(5), title: fc.constantFrom<0 | 1>(0, 1), category: fc.constantFrom<'cat_news' | 'cat_blog'>('cat_news', 'cat_blog'), draft: fc.boolean(), minutes: fc.constantFrom(-10, 0, 1, 2) }),
+        fc.record({ n: fc.nat(5), title: fc.constantFrom<0 | 1>(0, 1), category: fc.constantFrom<'cat_news' | 'cat_blog'>('cat_news', 'cat_blog'), draft: fc.boolean(), seconds: fc.constantFrom(-600, 0, 30, 60, 90) }),
         { minLength: 1, maxLength: 3 },
       ),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('category' as const), tenant: fc.constantFrom<0 | 1>(0, 1), active: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(1_000, 30_000, 59_999, 60_000, 61_000, null) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(1_000, 30_000, 59_999, 60_000, 61_000, null, null) }) },
   {
     weight: 10,
     arbitrary: fc.record({
@@ -95,6 +98,8 @@ interface World {
   byBody: Map<string, string>
   /** The last ETag received for each tenant and path. */
   last: Map<string, string>
+  /** The last two GETs, asked again (revalidating) after each write and step of time. */
+  recent: Extract<Step, { kind: 'get' }>[]
 }
 
 function request(world: World, tenant: 0 | 1, path: string, headers: Record<string, string> = {}) {
@@ -117,25 +122,37 @@ async function play(steps: Step[]): Promise<void> {
   try {
     for (const tenant of TENANTS) await store.createTenant(tenant)
     const keys = await Promise.all(TENANTS.map(async (tenant) => (await createApiKey(cached.context, { tenantCode: tenant.code, name: 'reader', permissions: ['cms:read'], rateLimit: 0 })).key))
-    for (const tenant of [0, 1] as const) await write(cached, tenant, [0, 1, 2, 3].map((n) => ({ n, title: 0, category: n % 2 === 0 ? 'cat_news' : 'cat_blog', draft: false, minutes: -10 })), true)
-    await write(cached, 0, [{ n: 5, title: 0, category: 'cat_news', draft: true, minutes: 0 }])
+    // Both tenants alike: items 0-3 published, 4 due in 30 s, 6 in 90 s, 7 in 150 s; tenant A's draft 5.
+    const seconds = [-600, -600, -600, -600, 30, 0, 90, 150]
+    for (const tenant of [0, 1] as const) {
+      const items = [0, 1, 2, 3, 4, 6, 7].map((n) => ({ n, title: 0 as const, category: n % 2 === 0 ? ('cat_news' as const) : ('cat_blog' as const), draft: false, seconds: seconds[n] ?? 0 }))
+      await write(cached, tenant, items, clock.ms, true)
+    }
+    await write(cached, 0, [{ n: 5, title: 0, category: 'cat_news', draft: true, seconds: 0 }], clock.ms)
     const { token } = await createPreviewToken(cached.context, { tenantCode: 'ea', target: { kind: 'content', id: 'cnt_5' }, ttlMs: 7 * 24 * 3_600_000 })
-    const world: World = { clock, cached, fresh, keys: keys as [string, string], preview: token, model: new ReplyCacheModel(cached.context.memo), etags: new Map(), byBody: new Map(), last: new Map() }
-    for (const [i, s] of steps.entries()) await playStep(world, s, `step ${i} (${JSON.stringify(s)})`)
+    const world: World = { clock, cached, fresh, keys: keys as [string, string], preview: token, model: new ReplyCacheModel(cached.context.memo), etags: new Map(), byBody: new Map(), last: new Map(), recent: [] }
+    for (const [i, s] of steps.entries()) {
+      const where = `step ${i} (${JSON.stringify(s)})`
+      await playStep(world, s, where)
+      if (s.kind === 'get') world.recent = [...world.recent.slice(-1), s]
+      if (s.kind === 'write' || s.kind === 'category' || s.kind === 'time') {
+        for (const again of world.recent) await get(world, { ...again, match: { from: 'same', weak: false, list: false } }, `${where}, then ${JSON.stringify(again)} revalidated`)
+      }
+    }
   } finally {
     await store.close()
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-async function write(frontdesk: Frontdesk, tenant: 0 | 1, items: Extract<Step, { kind: 'write' }>['items'], categories = false): Promise<void> {
+async function write(frontdesk: Frontdesk, tenant: 0 | 1, items: Extract<Step, { kind: 'write' }>['items'], now: number, categories = false): Promise<void> {
   const records: Record<string, unknown>[] = categories
     ? [{ kind: 'category', id: 'cat_news', code: 'news', name: 'News' }, { kind: 'category', id: 'cat_blog', code: 'blog', name: 'Blog' }]
     : []
   for (const item of items) {
     records.push({
       kind: 'content', id: `cnt_${item.n}`, slug: `item-${item.n}`, title: ['Alpha', 'Beta'][item.title], category_id: item.category,
-      status: item.draft ? 'draft' : 'published', published_at: new Date(Date.parse(T0) + item.minutes * 60_000).toISOString(), body: '<p>Same text</p>',
+      status: item.draft ? 'draft' : 'published', published_at: new Date(now + item.seconds * 1_000).toISOString(), body: '<p>Same text</p>',
     })
   }
   await importRecords(frontdesk.context, { tenantCode: TENANTS[tenant]?.code ?? '', records: records.map((record, i) => ({ record, location: `records[${i}]` })) })
@@ -144,7 +161,7 @@ async function write(frontdesk: Frontdesk, tenant: 0 | 1, items: Extract<Step, {
 async function playStep(world: World, s: Step, where: string): Promise<void> {
   switch (s.kind) {
     case 'write':
-      return write(world.cached, s.tenant, s.items)
+      return write(world.cached, s.tenant, s.items, world.clock.ms)
     case 'category': {
       const record = { kind: 'category', id: 'cat_blog', code: 'blog', name: 'Blog', active: s.active }
       await importRecords(world.cached.context, { tenantCode: TENANTS[s.tenant]?.code ?? '', records: [{ record, location: 'records[0]' }] })
