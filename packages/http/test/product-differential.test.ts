@@ -20,7 +20,7 @@ import { suite } from 'uvu'
 import { storeOf, titled } from './util/test-server.ts'
 
 const kind = storeOf(import.meta.url)
-const { runs, seed } = fuzzOptions(kind === 'postgres' ? 25 : 40)
+const { runs, seed, path: replay } = fuzzOptions(kind === 'postgres' ? 25 : 40)
 const test = suite(titled('the whole product against the reference', import.meta.url))
 
 /**
@@ -69,7 +69,7 @@ async function open(options: ProductOptions): Promise<ProductUnderTest> {
 }
 
 test(`every answer of the product is one the reference allows, over random scenarios (${runs} runs, seed ${seed})`, async () => {
-  await productDifferentialCheck({ open }, { runs, seed })
+  await productDifferentialCheck({ open }, { runs, seed, ...(replay === undefined ? {} : { path: replay }) })
 })
 
 test.run()

@@ -9,7 +9,7 @@ import { createFrontdesk } from './frontdesk.ts'
 // result JSON, category indexes, parsed keys, stamps, secrets) over the memory store and the
 // scan search, against the same without any: SQLite and the search engine run the same check
 // in @frontdesk/http's tests.
-const { runs, seed } = fuzzOptions(25)
+const { runs, seed, path: replay } = fuzzOptions(25)
 
 test(`the use cases with core's memos and response cache answer as without them, over random scenarios (${runs} runs, seed ${seed})`, async () => {
   await productDifferentialCheck(
@@ -19,7 +19,7 @@ test(`the use cases with core's memos and response cache answer as without them,
         return { frontdesk: createFrontdesk({ store, search: createScanSearch(store), ...options }), close: () => store.close() }
       },
     },
-    { runs, seed },
+    { runs, seed, ...(replay === undefined ? {} : { path: replay }) },
   )
 })
 

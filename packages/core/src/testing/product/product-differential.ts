@@ -52,6 +52,8 @@ export interface ProductPairing {
 export interface ProductCheckOptions {
   runs: number
   seed: number
+  /** Replays the run at this path of a failure's report (see `fuzzOptions`). */
+  path?: string
   /** `false`: report the first failing scenario as found (for checks expected to fail). */
   shrink?: boolean
 }
@@ -75,7 +77,7 @@ const CURSOR_KEY = 'product-differential-cursor-secret'
 export async function productDifferentialCheck(pairing: ProductPairing, options: ProductCheckOptions): Promise<void> {
   await assertWithCause(
     fc.asyncProperty(productScenario, (scenario) => play(pairing, scenario)),
-    { seed: options.seed, numRuns: options.runs, endOnFailure: options.shrink === false },
+    { seed: options.seed, numRuns: options.runs, endOnFailure: options.shrink === false, ...(options.path === undefined ? {} : { path: options.path }) },
   )
 }
 
