@@ -168,6 +168,37 @@ test('a cursor used with other filters or sort is refused on cursor', async ({ f
   assert.is((await list(f, principal, `limit=5&cursor=${cursor}`)).items.length, 1)
 })
 
+test('a cursor is refused once its sort names another field (a field renamed mid-walk), rather than skip items', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const first = { id: 'fld_first', name: 'rank', type: 'number', required: false } as const
+  const second = { id: 'fld_second', name: 'score', type: 'number', required: false } as const
+  const shop = await f.category(tenant, { code: 'shop', fields: [first, second] })
+  for (let n = 1; n <= 4; n++) await f.content(tenant, shop, { fields: { fld_first: n, fld_second: n } })
+  const page = await list(f, principal, 'sort=custom_rank:asc&limit=2')
+  const cursor = page.pagination.next_cursor ?? ''
+  // The fields swap names: `custom_rank` is now the other field, whose order the cursor's position is not a place in.
+  await f.store.transaction((tx) => tx.putCategory({ ...shop, fields: [{ ...first, name: 'score' }, { ...second, name: 'rank' }] }))
+  const error = await failure(list(f, principal, `sort=custom_rank:asc&limit=2&cursor=${cursor}`))
+  assert.instance(error, ValidationError)
+  assert.equal((error as ValidationError).details, [{ field: 'cursor', message: 'cursor belongs to a query with other filters or sort' }])
+})
+
+test('a cursor is refused once its category code names another category', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const news = await f.category(tenant, { code: 'news' })
+  const blog = await f.category(tenant, { code: 'blog' })
+  for (let n = 0; n < 3; n++) await f.content(tenant, news)
+  for (let n = 0; n < 3; n++) await f.content(tenant, blog)
+  const cursor = (await list(f, principal, 'category_code=news&limit=2')).pagination.next_cursor ?? ''
+  await f.store.transaction(async (tx) => {
+    await tx.putCategory({ ...news, code: 'old-news' })
+    await tx.putCategory({ ...blog, code: 'news' })
+  })
+  const error = await failure(list(f, principal, `category_code=news&limit=2&cursor=${cursor}`))
+  assert.instance(error, ValidationError)
+  assert.equal((error as ValidationError).details?.map((d) => d.field), ['cursor'])
+})
+
 test('a cursor keeps working in another process over the same database', async ({ f }) => {
   const { tenant, principal } = await f.tenant('acme')
   const news = await f.category(tenant, { code: 'news' })
