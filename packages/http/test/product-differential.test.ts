@@ -15,18 +15,22 @@ import { createFrontdesk } from '@frontdesk/core'
 import type { ProductOptions, ProductUnderTest } from '@frontdesk/core/testing'
 import { fuzzOptions, productDifferentialCheck } from '@frontdesk/core/testing'
 import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
-import type { SearchEngine } from '@frontdesk/search'
+import type { SearchBuildInfo, SearchEngine } from '@frontdesk/search'
 import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
 import { storeOf, titled } from './util/test-server.ts'
 
 const kind = storeOf(import.meta.url)
 const { runs, seed, path: replay } = fuzzOptions(kind === 'postgres' ? 25 : 40)
 const test = suite(titled('the whole product against the reference', import.meta.url))
+/** How the engines' tenant indexes were made over every run: built from the store (first, or rebuilt past the threshold) or restored from a snapshot. */
+const builds = { store: 0, snapshot: 0 }
+const onBuild = (info: SearchBuildInfo) => void builds[info.source]++
 
 /**
  * The product as `frontdesk serve` assembles it, over a new database: a tenant with more than
- * three changes since its index was caught up is rebuilt (the bulk build), fewer are applied
- * item by item, so that a scenario runs both; a restart saves the indexes as snapshots and the
+ * one change since its index was caught up is rebuilt (the bulk build: the range indexer, field
+ * columns made afresh), a single change is applied item by item, so that a scenario runs both; a restart saves the indexes as snapshots and the
  * next engine restores them and catches up from the change feed.
  */
 async function open(options: ProductOptions): Promise<ProductUnderTest> {
@@ -46,7 +50,7 @@ async function open(options: ProductOptions): Promise<ProductUnderTest> {
     reopen = async () => openSqliteStore({ path })
     release = async () => undefined
   }
-  let search: SearchEngine = createSearchEngine({ store, snapshots, rebuildThreshold: 3, warmUp: false })
+  let search: SearchEngine = createSearchEngine({ store, snapshots, rebuildThreshold: 1, warmUp: false, onBuild })
   const make = () => createFrontdesk({ store, search, ...options })
   return {
     frontdesk: make(),
@@ -56,7 +60,7 @@ async function open(options: ProductOptions): Promise<ProductUnderTest> {
       await search.close()
       await store.close()
       store = await reopen()
-      search = createSearchEngine({ store, snapshots, rebuildThreshold: 3, warmUp: false })
+      search = createSearchEngine({ store, snapshots, rebuildThreshold: 1, warmUp: false, onBuild })
       return make()
     },
     async close() {
@@ -70,6 +74,13 @@ async function open(options: ProductOptions): Promise<ProductUnderTest> {
 
 test(`every answer of the product is one the reference allows, over random scenarios (${runs} runs, seed ${seed})`, async () => {
   await productDifferentialCheck({ open }, { runs, seed, ...(replay === undefined ? {} : { path: replay }) })
+})
+
+test('the scenarios reach the engine\u2019s bulk builds and its snapshots', () => {
+  console.log('    tenant indexes:', JSON.stringify(builds))
+  // Hint: a first build of the tenants searched, and rebuilds past the threshold on top.
+  assert.ok(builds.store > runs, `built from the store ${builds.store} times in ${runs} runs`)
+  assert.ok(builds.snapshot > 0, `restored from a snapshot ${builds.snapshot} times`)
 })
 
 test.run()

@@ -170,7 +170,9 @@ async function playOp(world: World, op: ProductOp, where: string): Promise<void>
       return
     default: {
       if (op.kind === 'restart') {
-        if (world.restart !== null) world.product.frontdesk = await world.restart()
+        if (world.restart === null) return
+        world.product.frontdesk = await world.restart()
+        // A new process: its response cache starts empty.
         world.cache = new ReplyCacheModel(world.product.frontdesk.context.memo)
       } else await playWrite(world, op, where)
       // What a write, the time or a restart changed shows in the reads asked before it: they are asked again.
