@@ -21,8 +21,16 @@ import { listContentsPage, listPlan } from './list-page.ts'
  */
 
 const { runs, seed, path: replay } = fuzzOptions(25)
-/** Two tenants with the same ids of categories, tags and items: nothing of one may show in the other's lists. */
+/**
+ * Two tenants with the same ids of categories and items and the same tag names (under other
+ * ids): nothing of one may show in the other's lists.
+ */
 const TENANTS = ['ten_plan', 'ten_other'] as const
+
+/** The id of a tag in a tenant. */
+function tagIdOf(T: string, tag: string): string {
+  return T === TENANTS[0] ? `tag_${tag}` : `tag_${tag}_b`
+}
 const SMALL: ListPlanLimits = { driveBelow: 12, mergeAbove: 4, mergeRowsPerItem: 3 }
 const TAGS = ['red', 'green', 'blue', 'cyan'] as const
 const NAMES = ['red', 'green', 'blue', 'cyan', 'teal', 'rouge']
@@ -116,7 +124,7 @@ function itemOf(T: string, spec: ItemSpec, tagNames: Map<string, string>): Conte
     published_at: spec.minutes === null ? null : at(spec.minutes),
     title: ['Alpha', 'beta', 'Beta', 'alpha'][spec.title] ?? 'Alpha',
     updated_at: at(spec.title - spec.n),
-    tags: spec.tags.map((i) => TAGS[i] ?? 'red').map((tag) => ({ id: `tag_${tag}`, name: tagNames.get(`tag_${tag}`) ?? tag })),
+    tags: spec.tags.map((i) => TAGS[i] ?? 'red').map((tag) => ({ id: tagIdOf(T, tag), name: tagNames.get(tagIdOf(T, tag)) ?? tag })),
     fields,
   })
 }
@@ -139,7 +147,7 @@ async function play(ops: Op[]): Promise<void> {
   try {
     const tenants = TENANTS.map((T) => ({
       T,
-      tagNames: new Map(TAGS.map((tag) => [`tag_${tag}`, tag as string])),
+      tagNames: new Map(TAGS.map((tag) => [tagIdOf(T, tag), tag as string])),
       categories: new Map<string, CategoryRecord>(CATEGORIES.map((id) => [id, aCategory(T, id, { fields: TYPED })])),
     }))
     const both = async (write: (s: Store) => Promise<unknown>) => {
@@ -167,12 +175,15 @@ async function play(ops: Op[]): Promise<void> {
         categories.set(category.id, category)
         await both((s) => s.transaction((tx) => tx.putCategory(category)))
       } else if (o.kind === 'renameTag') {
-        const id = `tag_${TAGS[o.tag] ?? 'red'}`
+        const id = tagIdOf(T, TAGS[o.tag] ?? 'red')
         // Tag names are unique: a name taken by another tag stays where it is.
         if ([...tagNames].some(([other, name]) => other !== id && name === o.name)) continue
         tagNames.set(id, o.name)
         await both((s) => s.transaction((tx) => tx.putTag({ tenant_id: T, id, name: o.name })))
-      } else await compare(store, model, conn, memo, T, o.query, o.pages, where)
+      } else {
+        const q = o.query.tagIds === undefined || T === TENANTS[0] ? o.query : { ...o.query, tagIds: o.query.tagIds.map((id) => `${id}_b`) }
+        await compare(store, model, conn, memo, T, q, o.pages, where)
+      }
     }
   } finally {
     conn.db.close()

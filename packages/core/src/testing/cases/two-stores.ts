@@ -117,6 +117,12 @@ async function play(stores: [Store, Store], tenants: [string, string], run: stri
       if ('write' in s) {
         await applyWrite(stores[s.by], tenantId, run, s.write)
         await applyWrite(model, tenantId, run, s.write)
+        if (stores[0].capabilities?.scope === 'network') {
+          // Hint: each machine's store learns of the other's commits within a second (positions only grow:
+          // once both read the same, both have seen every commit): from then on, both answer as the model.
+          const same = async () => (await stores[0].feedPosition()) === (await stores[1].feedPosition())
+          assert.ok((await eventually(same, 2_000)) !== null, `${where}: both stores reach the feed head within a second`)
+        }
         continue
       }
       const reader = stores[s.by]
