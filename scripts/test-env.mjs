@@ -13,3 +13,6 @@ export function testEnv(env) {
 
 /** uvu's flags: without --no-color uvu sets FORCE_COLOR=1 for the processes it starts. */
 export const UVU_FLAGS = ['--no-color']
+
+/** The variable that switches every memo and cache off (`memoByDefault` of @frontdesk/core); `npm test` runs the tests with and without. */
+export const NO_MEMO = 'FRONTDESK_NO_MEMO'

@@ -1,9 +1,10 @@
 // `npm test`: build the packages, type-check the repo, run every package's uvu tests under c8,
-// check core's coverage, pack and install the packages outside the repository (test/), and end
-// with one line `N passed, N failed` (read by CI).
+// run them all again with every memo and cache switched off (FRONTDESK_NO_MEMO=1: each memo
+// must change speed only), check core's coverage, pack and install the packages outside the
+// repository (test/), and end with one line `N passed, N failed` (read by CI).
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { testEnv, UVU_FLAGS } from './test-env.mjs'
+import { NO_MEMO, testEnv, UVU_FLAGS } from './test-env.mjs'
 import { withTestPostgres } from './test-postgres.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -11,15 +12,17 @@ const pattern = process.argv[2] ?? '\\.test\\.ts$'
 let passed = 0
 let failed = 0
 
-function step(name, command, args, { parse } = {}) {
+function step(name, command, args, { parse, env = {} } = {}) {
   console.log(`\n── ${name}`)
+  const started = performance.now()
   const result = spawnSync(command, args, {
     cwd: root,
     encoding: 'utf8',
     stdio: parse ? ['inherit', 'pipe', 'inherit'] : 'inherit',
-    env: testEnv(process.env),
+    env: { ...testEnv(process.env), ...env },
   })
   if (parse) process.stdout.write(result.stdout)
+  console.log(`   (${((performance.now() - started) / 1000).toFixed(1)} s)`)
   return result
 }
 
@@ -41,18 +44,18 @@ built.status === 0 ? passed++ : failed++
 const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'])
 typed.status === 0 ? passed++ : failed++
 
-const tests = await withTestPostgres(() => step(
-  'tests (uvu under c8)',
-  bin('c8'),
-  [
-    '--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage',
-    '--include=packages/*/src/**', ...EXCLUDE,
-    process.execPath, '--conditions=source', '--import', 'tsx',
-    'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS,
-  ],
-  { parse: true },
-))
-count(tests)
+const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
+const runs = await withTestPostgres(() => [
+  step(
+    'tests (uvu under c8)',
+    bin('c8'),
+    ['--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage', '--include=packages/*/src/**', ...EXCLUDE, ...uvu],
+    // Hint: memos on, whatever the caller's environment says; the second run switches them off.
+    { parse: true, env: { [NO_MEMO]: '0' } },
+  ),
+  step(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { parse: true, env: { [NO_MEMO]: '1' } }),
+])
+for (const run of runs) count(run)
 
 /** Adds a uvu run's summary to the tally. */
 function count(run) {
@@ -75,7 +78,6 @@ if (pattern === '\\.test\\.ts$') {
 }
 
 // Not under c8: it runs the packed dist/ in child processes outside the repository.
-const started = performance.now()
 const packed = step(
   'packed packages installed outside the repository (test/)',
   process.execPath,
@@ -83,7 +85,6 @@ const packed = step(
   { parse: true },
 )
 count(packed)
-console.log(`   (${((performance.now() - started) / 1000).toFixed(1)} s)`)
 
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)

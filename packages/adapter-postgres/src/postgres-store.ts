@@ -4,6 +4,7 @@ import type {
   InquiryCategoryRecord, InquiryRecord, InquiryStatus, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
   StoredResponse, TagRecord, Tenant, TransactionOptions,
 } from '@frontdesk/core'
+import { memoByDefault } from '@frontdesk/core'
 import { clientConfig, clientSql, Database } from './connection/database.ts'
 import type { ConnectionSettings } from './connection/database.ts'
 import { GenerationMemo } from './connection/generation-memo.ts'
@@ -53,6 +54,13 @@ export interface PostgresStoreOptions {
   pollIntervalMs?: number
   /** How many of the newest change-feed rows to keep (a search index further behind rebuilds). Default 100,000. */
   changeFeedRetention?: number
+  /**
+   * Answer key lookups, categories, revisions and the feed position from memory while the
+   * store's generation stays the same (`GenerationMemo`). `false` reads the database every
+   * time: the same answers, slower. Default true, unless the environment variable
+   * `FRONTDESK_NO_MEMO` is `1`.
+   */
+  memo?: boolean
 }
 
 /** Defaults of `PostgresStoreOptions`. */
@@ -151,6 +159,7 @@ export class PostgresStore implements Store {
   readonly #db: Database
   readonly #watch: StateWatch
   readonly #memo: GenerationMemo
+  readonly #remembers: boolean
   readonly #inquiries: GroupCommit
   readonly #epoch: string
   readonly #retention: number
@@ -166,7 +175,8 @@ export class PostgresStore implements Store {
     this.#retention = Math.max(0, Math.floor(options.changeFeedRetention ?? POSTGRES_DEFAULTS.changeFeedRetention))
     this.#watch = new StateWatch(settings, options.pollIntervalMs ?? POSTGRES_DEFAULTS.pollIntervalMs, state)
     this.#watch.start()
-    this.#memo = new GenerationMemo(this.#watch)
+    this.#remembers = options.memo ?? memoByDefault()
+    this.#memo = new GenerationMemo(this.#watch, this.#remembers)
     this.#inquiries = new GroupCommit(this.#db)
     this.rateLimits = new PostgresRateLimits(this.#db)
   }
@@ -344,7 +354,7 @@ export class PostgresStore implements Store {
   }
 
   async revision(tenantId: string): Promise<number> {
-    if (!this.#watch.fresh) return selectRevision(this.#db, tenantId)
+    if (!this.#remembers || !this.#watch.fresh) return selectRevision(this.#db, tenantId)
     const generation = this.#watch.state.generation
     if (generation !== this.#revisionsAt || this.#revisions.size > 10_000) {
       this.#revisions.clear()
@@ -360,7 +370,7 @@ export class PostgresStore implements Store {
   // ── change feed and search source (see the port)
 
   async feedPosition(): Promise<FeedPosition> {
-    if (this.#watch.fresh) return positionOf(this.#watch.state.feedPos, this.#epoch)
+    if (this.#remembers && this.#watch.fresh) return positionOf(this.#watch.state.feedPos, this.#epoch)
     const row = (await this.#db.rows<{ feed_pos: string }>('SELECT feed_pos FROM frontdesk_state'))[0]
     return positionOf(Math.max(Number(row?.feed_pos ?? 0), this.#watch.state.feedPos), this.#epoch)
   }

@@ -4,6 +4,7 @@ import type {
   InquiryCategoryRecord, InquiryRecord, InquiryStatus, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
   StoredResponse, TagRecord, Tenant, TransactionOptions,
 } from '@frontdesk/core'
+import { memoByDefault } from '@frontdesk/core'
 import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
 import type { ReadMemo } from './connection/data-version-memo.ts'
 import { DataVersionMemo, READ_AFRESH } from './connection/data-version-memo.ts'
@@ -59,8 +60,9 @@ export interface SqliteStoreOptions {
   changeLogRetention?: number
   /**
    * Remember reads that every request makes (API keys by hash, categories, tags, list filter
-   * counts, revisions) until the next commit of any connection. `false` reads every time: the
-   * same answers, slower. Default true, unless the environment variable `FRONTDESK_NO_MEMO` is `1`.
+   * counts, revisions, the feed position) until the next commit of any connection, noticed
+   * through `PRAGMA data_version` read at most once a millisecond. `false` reads every time:
+   * the same answers, slower. Default true, unless the environment variable `FRONTDESK_NO_MEMO` is `1`.
    */
   memo?: boolean
   /**
@@ -113,7 +115,7 @@ export class SqliteStore implements Store {
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
   readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; response: StoredResponse } | undefined }>
-  readonly #remembersRevisions: boolean
+  readonly #remembers: boolean
   readonly #revisions = new Map<string, number>()
   /** Keys, categories, tags and filter counts, read on almost every request, kept until any connection commits. */
   readonly #memo: ReadMemo
@@ -152,8 +154,8 @@ export class SqliteStore implements Store {
     }, this.#inquiryBusyTimeoutMs)
     const limitsPath = options.rateLimitsPath === undefined ? defaultRateLimitsPath(options.path) : options.rateLimitsPath
     if (limitsPath !== null) this.rateLimits = new SqliteRateLimits({ path: limitsPath })
-    this.#remembersRevisions = options.memo ?? process.env['FRONTDESK_NO_MEMO'] !== '1'
-    this.#memo = this.#remembersRevisions ? new DataVersionMemo(this.#reader) : READ_AFRESH
+    this.#remembers = options.memo ?? memoByDefault()
+    this.#memo = this.#remembers ? new DataVersionMemo(this.#reader) : READ_AFRESH
   }
 
   // ── content model (reads; writes go through `transaction`)
@@ -339,6 +341,7 @@ export class SqliteStore implements Store {
 
   feedPosition(): Promise<FeedPosition> {
     return this.#read(() => {
+      if (!this.#remembers) return currentPosition(this.#reader)
       const version = dataVersionOf(this.#reader)
       if (version !== this.#positionVersion) {
         // Hint: the version is noted before the read, so a commit landing meanwhile is read next time.
@@ -366,7 +369,7 @@ export class SqliteStore implements Store {
 
   revision(tenantId: string): Promise<number> {
     return this.#read(() => {
-      if (!this.#remembersRevisions) return selectRevision(this.#reader, tenantId)
+      if (!this.#remembers) return selectRevision(this.#reader, tenantId)
       const version = dataVersionOf(this.#reader)
       if (version !== this.#dataVersion || this.#revisions.size > 10_000) {
         this.#revisions.clear()

@@ -1,4 +1,5 @@
 export * from './app/clock.ts'
+export * from './app/memo-switch.ts'
 export type { Context } from './app/context.ts'
 export * from './app/frontdesk.ts'
 export * from './app/health.ts'

@@ -3,6 +3,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Clock } from '@frontdesk/core'
+import { memoCase } from '@frontdesk/core/testing'
 import type { TestServer } from './util/test-server.ts'
 import { startTestServer, storeOf, titled } from './util/test-server.ts'
 
@@ -63,7 +64,7 @@ test('a key’s first use records last_used_at; uses within the next minute writ
   assert.is(world.writes.get(before.id), 2)
 })
 
-test('a burst of parallel requests with a fresh key writes last_used_at once', async (world) => {
+memoCase(test, 'a burst of parallel requests with a fresh key writes last_used_at once', async (world) => {
   world.now = T0 + 3_600_000
   const key = await world.server.key('acme', ['cms:read'], { rateLimit: 0 })
   const { id } = await keyRecord(world, key)

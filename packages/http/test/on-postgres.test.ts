@@ -5,7 +5,7 @@
 const BEHAVIOUR = [
   'content-api', 'inquiry-create', 'inquiry-categories', 'inquiry-durability', 'preview-api', 'response-headers', 'hardening-last-used',
   'rate-limit', 'auth', 'routing', 'request-body', 'hardening-tenant-isolation', 'openapi-conformance', 'search-api', 'ops-access-log',
-  'hardening-unwanted-bodies', 'hardening-fuzz', 'ops-shutdown',
+  'hardening-unwanted-bodies', 'hardening-fuzz', 'ops-shutdown', 'product-differential',
 ]
 
 for (const name of BEHAVIOUR) await import(new URL(`./${name}.test.ts?store=postgres`, import.meta.url).href)

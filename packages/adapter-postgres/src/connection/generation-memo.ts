@@ -9,20 +9,23 @@ const MAX_ENTRIES = 10_000
  * `BUMP_GENERATION`, `ChangeSet`), this process learns of it at once for its own commits and
  * within a poll for the others' (`StateWatch`). While the watch is not fresh (it cannot read the
  * database), nothing is served from memory. `null` (not found) is never kept, so a key created
- * elsewhere works at once. Values are frozen: every caller shares them.
+ * elsewhere works at once. Values are frozen: every caller shares them. With `remembers`
+ * false, every read loads.
  */
 export class GenerationMemo {
   readonly #watch: StateWatch
   #generation = -1
   readonly #spaces = new Map<string, Map<string, unknown>>()
   #size = 0
+  readonly #remembers: boolean
 
-  constructor(watch: StateWatch) {
+  constructor(watch: StateWatch, remembers = true) {
     this.#watch = watch
+    this.#remembers = remembers
   }
 
   async get<T>(space: string, key: string, load: () => Promise<T | null>): Promise<T | null> {
-    if (!this.#watch.fresh) return load()
+    if (!this.#remembers || !this.#watch.fresh) return load()
     const generation = this.#watch.state.generation
     if (generation !== this.#generation || this.#size >= MAX_ENTRIES) {
       this.#spaces.clear()

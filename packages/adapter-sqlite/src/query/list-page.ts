@@ -10,17 +10,21 @@ import { listContentsSql } from './list-contents-sql.ts'
 import type { DriverCandidate } from './list-drivers.ts'
 import { listDriverCandidates } from './list-drivers.ts'
 
-/**
- * A list with a tag or field filter matching fewer items than this is read from that filter's
- * items (then sorted) rather than by walking an order index: at most this many link rows.
- */
-const DRIVE_BELOW = 2_000
+/** Where the list query planner switches from one plan to another (see `smallestFilter`). */
+export interface ListPlanLimits {
+  /**
+   * A list with a tag or field filter matching fewer items than this is read from that filter's
+   * items (then sorted) rather than by walking an order index: at most this many link rows.
+   */
+  driveBelow: number
+  /** A smallest filter with at least this many items is merged with the others. */
+  mergeAbove: number
+  /** At most this many link rows merged per item of the smallest filter. */
+  mergeRowsPerItem: number
+}
 
-/** A smallest filter with at least this many items is merged with the others (see `smallestFilter`). */
-const MERGE_ABOVE = 200
-
-/** At most this many link rows merged per item of the smallest filter (see `smallestFilter`). */
-const MERGE_ROWS_PER_ITEM = 12
+/** The planner's limits (tests pass small ones, so that small catalogues take every plan). */
+export const LIST_PLAN_LIMITS: ListPlanLimits = { driveBelow: 2_000, mergeAbove: 200, mergeRowsPerItem: 12 }
 
 /**
  * One page of `Store.listContents`: the list query planner. Tag names become tag ids, the
@@ -29,10 +33,10 @@ const MERGE_ROWS_PER_ITEM = 12
  * `memo` remembers tag names, tags and filter counts on the reader until the next commit;
  * a transaction reads afresh.
  */
-export function listContentsPage(conn: Connection, memo: ReadMemo, tenantId: string, query: ContentQuery): ContentRecord[] {
-  const byIds = tagNamesAsIds(conn, memo, tenantId, query)
-  if (byIds === null) return []
-  const parts = listContentsSql(tenantId, byIds, smallestFilter(conn, memo, tenantId, byIds))
+export function listContentsPage(conn: Connection, memo: ReadMemo, tenantId: string, query: ContentQuery, limits = LIST_PLAN_LIMITS): ContentRecord[] {
+  const plan = listPlan(conn, memo, tenantId, query, limits)
+  if (plan === null) return []
+  const parts = listContentsSql(tenantId, plan.query, plan.driver)
   const records: ContentRecord[] = []
   const tag = tagLookup(conn, memo, tenantId)
   for (const { sql, params, summary } of parts) {
@@ -72,6 +76,15 @@ export function tagLookup(conn: Connection, memo: ReadMemo, tenantId: string): T
 }
 
 /**
+ * How a list will be read: the query with tag names as ids, and the filter it is driven from
+ * (`null`: the order index, checking each item); `null` when a tag name is no tag's.
+ */
+export function listPlan(conn: Connection, memo: ReadMemo, tenantId: string, query: ContentQuery, limits = LIST_PLAN_LIMITS): { query: ContentQuery; driver: ListDriver | null } | null {
+  const byIds = tagNamesAsIds(conn, memo, tenantId, query)
+  return byIds === null ? null : { query: byIds, driver: smallestFilter(conn, memo, tenantId, byIds, limits) }
+}
+
+/**
  * The query with its tag names replaced by the ids of those tags (names are unique per
  * tenant), so each item is checked with one index probe; `null` when a name is no tag's (the
  * list is empty).
@@ -90,14 +103,14 @@ function tagNamesAsIds(conn: Connection, memo: ReadMemo, tenantId: string, query
 
 /**
  * What the list is read from (see `listDriverCandidates`): the tag or field filter with the
- * fewest items, when it has fewer than `DRIVE_BELOW`; when even that one has `MERGE_ABOVE`
- * items or more, the intersection of it and the other filters with fewer than `DRIVE_BELOW`
+ * fewest items, when it has fewer than `driveBelow`; when even that one has `mergeAbove`
+ * items or more, the intersection of it and the other filters with fewer than `driveBelow`
  * items whose links come in content id order, unless they hold many more rows than it.
  */
-function smallestFilter(conn: Connection, memo: ReadMemo, tenantId: string, query: ContentQuery): ListDriver | null {
+function smallestFilter(conn: Connection, memo: ReadMemo, tenantId: string, query: ContentQuery, limits: ListPlanLimits): ListDriver | null {
   let best: DriverCandidate | null = null
-  let fewest = DRIVE_BELOW
-  const candidates = listDriverCandidates(tenantId, query, DRIVE_BELOW)
+  let fewest = limits.driveBelow
+  const candidates = listDriverCandidates(tenantId, query, limits.driveBelow)
   for (const candidate of candidates) {
     const count = countUpToCap(conn, memo, candidate)
     if (count < fewest) {
@@ -105,31 +118,29 @@ function smallestFilter(conn: Connection, memo: ReadMemo, tenantId: string, quer
       best = candidate
     }
   }
-  if (best === null || fewest < MERGE_ABOVE || !inContentIdOrder(query, best.driver)) return best?.driver ?? null
-  // Hint: checking each of the smallest filter's items for another filter is an index probe,
-  // which costs about as much as merging a dozen link rows read in order, so a merge pays while
-  // it reads fewer than `MERGE_ROWS_PER_ITEM` rows per item of the smallest filter.
+  if (best === null || fewest < limits.mergeAbove || !inContentIdOrder(query, best.driver)) return best?.driver ?? null
+  // Hint: checking each of the smallest filter's items for another filter is an index probe
+  // (~1.2 µs at 100k items); merging link rows read in order costs ~0.08 µs a row, so a merge
+  // pays while it reads fewer than `mergeRowsPerItem` (~12) rows per item of the smallest filter.
   const parts: LinkFilter[] = [best.driver]
   let rows = fewest
   for (const candidate of candidates) {
     if (candidate === best || !inContentIdOrder(query, candidate.driver)) continue
     const count = countUpToCap(conn, memo, candidate)
-    if (count >= DRIVE_BELOW) continue
+    if (count >= limits.driveBelow) continue
     parts.push(candidate.driver)
     rows += count
   }
-  return parts.length < 2 || rows > MERGE_ROWS_PER_ITEM * fewest ? best.driver : { kind: 'intersection', of: parts }
+  return parts.length < 2 || rows > limits.mergeRowsPerItem * fewest ? best.driver : { kind: 'intersection', of: parts }
 }
 
 /**
- * A candidate's items, counted up to `DRIVE_BELOW`; remembered until the next commit (counts
- * only steer the plan, never the result).
+ * A candidate's items, counted up to the cap (its last parameter, `driveBelow`); remembered
+ * until the next commit (counts only steer the plan, never the result).
  */
 function countUpToCap(conn: Connection, memo: ReadMemo, { sql, params }: DriverCandidate): number {
   // Hint: always to the same cap, so a filter has one entry whatever was counted before it: a
   // cap of "the fewest so far" would make a key per combination of filters, more than the
   // memo keeps under a stream of varied lists, and the same filters would be counted again.
-  return memo.get('filterCount', `${sql}\u0000${JSON.stringify(params.slice(0, -1))}`, () =>
-    conn.prepare(sql).pluck().get(...params.slice(0, -1), DRIVE_BELOW) as number,
-  )
+  return memo.get('filterCount', `${sql}\u0000${JSON.stringify(params)}`, () => conn.prepare(sql).pluck().get(...params) as number)
 }

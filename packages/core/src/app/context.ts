@@ -23,4 +23,10 @@ export interface Context {
   search: SearchPort | null
   /** The installation's secrets kept in the store (the cursor HMAC key). */
   secrets: InstanceSecrets
+  /**
+   * Whether core keeps what it may between requests (`FrontdeskOptions.memo`): the response
+   * cache, found search items with their highlights and results, parsed keys, key stamps,
+   * indexes of category objects, secrets. `false`: every request computes its answer afresh.
+   */
+  memo: boolean
 }

@@ -22,6 +22,7 @@ import type { HealthOptions } from './health.ts'
 import { checkHealth } from './health.ts'
 import type { FrontdeskHooks } from './hooks.ts'
 import { InstanceSecrets } from './instance-secrets.ts'
+import { memoByDefault } from './memo-switch.ts'
 
 /** Failed authentications allowed per client address and second, by default. */
 export const DEFAULT_FAILED_AUTH_RATE = 10
@@ -57,6 +58,14 @@ export interface FrontdeskOptions {
   rateLimits?: RateLimitStore
   /** Called when the shared rate-limit store fails (each process then limits alone for a second). Default: ignore. */
   onRateLimitStoreError?: (error: unknown) => void
+  /**
+   * Keep what is worth keeping between requests: the response cache of the content area,
+   * the items searches found (records, prepared texts, highlights and result JSON), parsed
+   * keys and last-use stamps, indexes of the store's category objects, the instance secrets.
+   * `false` computes every reply afresh from the store: the same answers, slower (tests
+   * compare both). Default true, unless the environment variable `FRONTDESK_NO_MEMO` is `1`.
+   */
+  memo?: boolean
 }
 
 /**
@@ -66,6 +75,7 @@ export interface FrontdeskOptions {
  */
 export function createFrontdesk(options: FrontdeskOptions) {
   const clock = options.clock ?? systemClock
+  const memo = options.memo ?? memoByDefault()
   const context: Context = {
     store: options.store,
     clock,
@@ -78,7 +88,8 @@ export function createFrontdesk(options: FrontdeskOptions) {
     }),
     failedAuthRate: options.failedAuthRate ?? DEFAULT_FAILED_AUTH_RATE,
     defaultRateLimit: options.defaultRateLimit ?? DEFAULT_RATE_LIMIT,
-    secrets: new InstanceSecrets(options.store),
+    secrets: new InstanceSecrets(options.store, memo),
+    memo,
   }
   return {
     context,

@@ -22,14 +22,17 @@ export function generateApiKey(kind: ApiKeyKind): GeneratedApiKey {
 
 /**
  * Checks a presented key's shape and checksum, without storage. Returns its kind and the
- * hash to look up, or `null` when the key cannot be one of ours.
+ * hash to look up, or `null` when the key cannot be one of ours. The parses of recently
+ * presented keys are kept (a pure function of the key); `remember` false neither reads nor
+ * keeps them.
  */
-export function parseApiKey(presented: string): { kind: ApiKeyKind; hash: string } | null {
-  const known = parsedKeys.get(presented)
+export function parseApiKey(presented: string, remember = true): { kind: ApiKeyKind; hash: string } | null {
+  const known = remember ? parsedKeys.get(presented) : undefined
   if (known !== undefined) return known
   const prefix = checkSecret(presented, [TENANT_KEY_PREFIX, PERSONAL_KEY_PREFIX])
   if (prefix === null) return null
   const parsed = Object.freeze({ kind: prefix === TENANT_KEY_PREFIX ? 'tenant' : 'personal', hash: hashSecret(presented) } as const)
+  if (!remember) return parsed
   if (parsedKeys.size >= PARSED_KEYS_KEPT) parsedKeys.clear()
   parsedKeys.set(presented, parsed)
   return parsed

@@ -42,7 +42,7 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
     throw new AuthError('UNAUTHORIZED', 'API key required')
   }
   // A key with a bad shape or checksum is refused without touching storage.
-  const parsed = parseApiKey(apiKey)
+  const parsed = parseApiKey(apiKey, ctx.memo)
   const found = parsed === null ? null : await ctx.store.findApiKeyByHash(parsed.hash)
   if (parsed === null || found === null) throw await failedAuthentication(ctx, credentials.clientAddress)
   const { key, tenant } = found
@@ -72,6 +72,10 @@ async function failedAuthentication(ctx: Context, address: string | undefined): 
 async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Promise<void> {
   const now = ctx.clock.now()
   if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < TOUCH_INTERVAL_MS) return
+  if (!ctx.memo) {
+    await stamp(ctx, keyId, now)
+    return
+  }
   // Hint: requests that read the key before this process's stamp committed (a burst on a store
   // over the network) would each stamp it again; the process remembers what it wrote.
   const stamped = stampsOf(ctx)
@@ -79,12 +83,18 @@ async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Pr
   if (last !== undefined && now - last < TOUCH_INTERVAL_MS && now >= last) return
   if (stamped.size >= MAX_REMEMBERED_STAMPS) stamped.clear()
   stamped.set(keyId, now)
+  // Not written after all: the next request tries again.
+  if (!(await stamp(ctx, keyId, now)) && stamped.get(keyId) === now) stamped.delete(keyId)
+}
+
+/** Writes the key's last-use stamp; `false` when storage was unavailable (not an error of the request). */
+async function stamp(ctx: Context, keyId: string, now: number): Promise<boolean> {
   try {
     await ctx.store.updateApiKey(keyId, { last_used_at: isoAt(now) })
+    return true
   } catch (error) {
-    // Not written after all: the next request tries again.
-    if (stamped.get(keyId) === now) stamped.delete(keyId)
     if (!(error instanceof StorageUnavailableError)) throw error
+    return false
   }
 }
 

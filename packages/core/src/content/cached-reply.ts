@@ -15,7 +15,8 @@ export const NO_STORE: CachePolicy = { kind: 'no-store' }
  * is made with its JSON bytes and ETag, and a hit returns the very same `Reply` object, so a
  * hit costs no JSON or hashing work. Entries live at most 60 s whatever the cache's own TTL,
  * which also bounds how long a cached list can hide an item whose scheduled time came.
- * Failures (`NotFoundError`, `ValidationError`) are never cached.
+ * Failures (`NotFoundError`, `ValidationError`) are never cached. With `ctx.memo` false,
+ * nothing is cached: every reply is computed.
  */
 export async function cachedReply<T>(
   ctx: Context,
@@ -24,18 +25,23 @@ export async function cachedReply<T>(
   request: string,
   compute: () => Promise<T>,
 ): Promise<Reply<T>> {
+  if (!ctx.memo) return replyOf(tenantId, await compute())
   const revision = await ctx.store.revision(tenantId)
   const key = `${tenantId}\u0000${revision}\u0000${operation}\u0000${request}`
   const hit = ctx.cache.get(key)
   // Hint: the operation is part of the key, so an entry always holds this operation's reply type.
   if (hit !== null) return hit as Reply<T>
-  const body = await compute()
+  const reply = replyOf(tenantId, await compute())
+  // Hint: charged its JSON's length against the cache's byte budget: roughly what it costs to hold.
+  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, reply.bytes?.length ?? 0)
+  return reply
+}
+
+/** A public content reply with its JSON bytes and strong ETag. */
+function replyOf<T>(tenantId: string, body: T): Reply<T> {
   const json = JSON.stringify(body)
   // Hint: a Buffer (a Uint8Array to the type), so that a Node edge sends it as it is instead
   // of making a Buffer view of it on every hit: an allocation per request on the hottest path.
   const bytes = Buffer.from(json)
-  const reply: Reply<T> = { status: 200, body, bytes, cache: { kind: 'private', maxAge: CONTENT_CACHE_SECONDS, etag: strongEtag(tenantId, json) } }
-  // Hint: charged its JSON's length against the cache's byte budget: roughly what it costs to hold.
-  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, bytes.length)
-  return reply
+  return { status: 200, body, bytes, cache: { kind: 'private', maxAge: CONTENT_CACHE_SECONDS, etag: strongEtag(tenantId, json) } }
 }

@@ -1,5 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { memoCase } from '../testing/memo-case.ts'
 import { NotFoundError } from '../errors/frontdesk-error.ts'
 import type { FieldDefinition } from '../model/category.ts'
 import type { ContentFixture } from '../../test/util/content-fixture.ts'
@@ -29,7 +30,18 @@ test('the list holds active categories ordered by sort, then code', async ({ f }
   assert.equal(reply.cache, { kind: 'private', maxAge: 60, etag: strongEtag(tenant.id, JSON.stringify(reply.body)) })
   assert.equal(reply.body.items.map((c) => c.id), [z.id, a.id, b.id])
   assert.equal(reply.body.items[2], { id: b.id, code: 'b', name: 'B', description: 'bee', sort: 1 })
-  assert.is((await f.frontdesk.listCategories(principal)).body, reply.body)
+})
+
+memoCase(test, 'a cached category list and detail are the same body until a category changes', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const shop = await f.category(tenant, { code: 'shop', fields: [color] })
+  const list = await f.frontdesk.listCategories(principal)
+  const detail = await f.frontdesk.getCategory(principal, shop.id)
+  assert.is((await f.frontdesk.listCategories(principal)).body, list.body)
+  assert.is((await f.frontdesk.getCategory(principal, shop.id)).body, detail.body)
+  await f.category(tenant, { code: 'news' })
+  assert.is.not((await f.frontdesk.listCategories(principal)).body, list.body)
+  assert.is((await f.frontdesk.listCategories(principal)).body.items.length, 2)
 })
 
 test('the detail holds the fields, options only for select', async ({ f }) => {
@@ -43,7 +55,6 @@ test('the detail holds the fields, options only for select', async ({ f }) => {
       { id: 'fld_price', name: 'price', type: 'number', required: false },
     ],
   })
-  assert.is((await f.frontdesk.getCategory(principal, shop.id)).body, reply.body)
 })
 
 test('inactive, unknown and other tenants\' categories are 404', async ({ f }) => {

@@ -2,6 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isoAt } from '../app/clock.ts'
 import { NotFoundError } from '../errors/frontdesk-error.ts'
+import { memoCase } from '../testing/memo-case.ts'
 import type { FieldDefinition } from '../model/category.ts'
 import type { ContentFixture } from '../../test/util/content-fixture.ts'
 import { openContentFixture, START } from '../../test/util/content-fixture.ts'
@@ -73,7 +74,7 @@ test('drafts, scheduled items, inactive categories, other tenants and unknown id
   assert.is((await f.frontdesk.getContent(principal, scheduled.id)).body.id, scheduled.id)
 })
 
-test('a cached detail is the same body until the item changes', async ({ f }) => {
+memoCase(test, 'a cached detail is the same body until the item changes', async ({ f }) => {
   const { tenant, principal } = await f.tenant('acme')
   const news = await f.category(tenant, { code: 'news' })
   const item = await f.content(tenant, news)

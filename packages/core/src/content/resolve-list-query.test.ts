@@ -98,9 +98,22 @@ test('shape problems and store-dependent problems are reported together', () => 
 })
 
 test('a cursor of this query positions the next page', () => {
-  const { params } = parseListParams(new URLSearchParams('category_code=shop&sort=title:asc'))
-  const cursor = encodeCursor(binding, queryFingerprint(canonicalListQuery(params)), { value: 'M', id: 'cnt_9' })
+  const cursor = encodeCursor(binding, resolve('category_code=shop&sort=title:asc').fingerprint, { value: 'M', id: 'cnt_9' })
   assert.equal(resolve(`sort=title:asc&category_code=shop&cursor=${cursor}&limit=3`).query?.after, { value: 'M', id: 'cnt_9' })
+})
+
+test('a list that resolves nothing (no category, a built-in sort) is fingerprinted by its parameters alone', () => {
+  const { params } = parseListParams(new URLSearchParams('sort=title:asc&tags=b,a'))
+  assert.is(resolve('tags=a,b&sort=title:asc').fingerprint, queryFingerprint(canonicalListQuery(params)))
+})
+
+test('the fingerprint covers what the parameters resolve to: the category and the sort field', () => {
+  const moved = [{ ...shop, code: 'moved' }, { ...news, code: 'shop' }, old]
+  const { params, details } = parseListParams(new URLSearchParams('category_code=shop'))
+  assert.is.not(resolveListQuery(params, details, moved, NOW, null, binding).fingerprint, resolve('category_code=shop').fingerprint)
+  const sorted = parseListParams(new URLSearchParams('sort=custom_price:asc'))
+  const renamed = [{ ...shop, fields: [{ ...price, name: 'cost' }, color] }, news, { ...old, active: true }]
+  assert.is.not(resolveListQuery(sorted.params, sorted.details, renamed, NOW, null, binding).fingerprint, resolve('sort=custom_price:asc').fingerprint)
 })
 
 test('a cursor of another query, or holding a value of the wrong type, is refused on cursor', () => {

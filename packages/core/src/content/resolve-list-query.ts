@@ -79,7 +79,7 @@ export function resolveListQuery(
     else sort = { key: { field: only }, direction: params.sort.direction }
   }
 
-  const fingerprint = queryFingerprint(canonicalListQuery(params))
+  const fingerprint = queryFingerprint(resolvedListQuery(params, category, sort))
   let after: CursorPosition | undefined
   if (params.cursor !== null) {
     // Hint: a cursor can only be matched against a query that is itself valid.
@@ -105,6 +105,19 @@ export function resolveListQuery(
   // Hint: a list item shows neither body, meta nor custom fields; a custom-field sort needs its value for the cursor.
   if (typeof sort.key === 'string') query.view = 'summary'
   return { query, fingerprint, limit: params.limit }
+}
+
+/**
+ * What a cursor's fingerprint covers: the normalised parameters and what they resolved to
+ * (the category a code or id names, the field a `custom_<name>` sort orders by), so that a
+ * cursor is refused once the same parameters mean another list — a renamed field or a code
+ * given to another category — instead of walking on from a place that is no place in it.
+ * Lists that resolve nothing (no category filter, a built-in sort) keep the parameters alone.
+ */
+function resolvedListQuery(params: ListParams, category: CategoryRecord | null, sort: ContentSort): string {
+  const canonical = canonicalListQuery(params)
+  const sortField = typeof sort.key === 'string' ? null : sort.key.field.id
+  return category === null && sortField === null ? canonical : `${canonical}\u0000${JSON.stringify([category?.id ?? null, sortField])}`
 }
 
 /** The keyset position of `content` in `sort` order: what the next page's cursor carries. */

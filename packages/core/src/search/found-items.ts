@@ -221,6 +221,11 @@ function hashOf(text: string, hash: number): number {
   return h
 }
 
+/** A found item read just now and kept nowhere: its texts prepared, its memos empty. */
+export function freshItem(record: ContentRecord): FoundItem {
+  return { record, source: prepare(record), results: new ResultMemo(), visibleSince: visibleSince(record) }
+}
+
 /** The texts of `record` prepared for highlighting. */
 export function prepare(record: ContentRecord): ItemHighlightSource {
   return { title: new MatchText(record.title), fragments: new FragmentSource([record.summary, stripHtml(record.body)]), highlights: new HighlightMemo() }

@@ -8,7 +8,7 @@ import type { ContentRecord } from '../model/content.ts'
 import type { SearchResult } from '../port/search.ts'
 import type { SearchResponseSchema, SearchResultItemSchema } from '../response/response-bodies.ts'
 import type { FoundItem, ItemHighlightSource } from './found-items.ts'
-import { FoundItems, isFoundItemVisible, prepare } from './found-items.ts'
+import { FoundItems, freshItem, isFoundItemVisible, prepare } from './found-items.ts'
 import { fragmentsIn, highlightIn } from './highlight.ts'
 import { termsKey } from './highlight-memo.ts'
 import type { QueryTerm } from './query-terms.ts'
@@ -35,7 +35,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
   if (engine === null) throw new Error('Search is not configured: pass `search` to createFrontdesk(), e.g. createSearchEngine({ store }) of @frontdesk/search')
   const tenantId = principal.tenant.id
   const categories = await ctx.store.listCategories(tenantId)
-  const request = parseSearchRequest(body, categories)
+  const request = parseSearchRequest(body, categories, { memo: ctx.memo })
   const now = ctx.clock.now()
 
   let result: SearchResult = { total: 0, hits: [] }
@@ -52,7 +52,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
     })
   }
 
-  const byId = categoriesById(categories)
+  const byId = categoriesById(categories, ctx.memo)
   const items: SearchResultItem[] = []
   const results: PreparedResult[] = []
   const scores: number[] = []
@@ -78,8 +78,9 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
 // Hint: the store hands out the same categories array until they change: its map is made once.
 const BY_ID = new WeakMap<readonly CategoryRecord[], Map<string, CategoryRecord>>()
 
-/** The categories by id. */
-function categoriesById(categories: readonly CategoryRecord[]): Map<string, CategoryRecord> {
+/** The categories by id (kept with the array when `memo`). */
+function categoriesById(categories: readonly CategoryRecord[], memo: boolean): Map<string, CategoryRecord> {
+  if (!memo) return new Map(categories.map((category) => [category.id, category]))
   let byId = BY_ID.get(categories)
   // Hint: an array grown in place (no store does that, the port returns arrays as they are) is mapped again.
   if (byId === undefined || byId.size !== categories.length) {
@@ -98,10 +99,12 @@ const FOUND = new WeakMap<Context, FoundItems>()
 
 /**
  * The items of the hits' ids, in order (`null`: no longer stored): those found before as they
- * are at the tenant's current revision, the others read together.
+ * are at the tenant's current revision, the others read together. With `ctx.memo` false, all
+ * of them are read and prepared afresh, and nothing is kept.
  */
 async function foundItems(ctx: Context, tenantId: string, ids: readonly string[]): Promise<(FoundItem | null)[]> {
   if (ids.length === 0) return []
+  if (!ctx.memo) return (await ctx.store.getContents(tenantId, ids)).map((record) => (record === null ? null : freshItem(record)))
   let found = FOUND.get(ctx)
   if (found === undefined) {
     found = new FoundItems()

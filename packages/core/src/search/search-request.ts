@@ -67,8 +67,10 @@ export const SearchRequestSchema = v.object({
  * resolves it, or throws a `ValidationError` listing every invalid field: unknown fields,
  * `query` 1–500 characters after trimming, `size` 1–100, `from` ≥ 0 with `from + size` ≤ 10,000,
  * `sort` and `filter` naming custom fields of the category given (else of any category).
+ * `options.memo` (default true) keeps an index of fields by name with each category object
+ * (and array) it is given: a store hands out the same objects until they change.
  */
-export function parseSearchRequest(body: unknown, categories: readonly CategoryRecord[]): ParsedSearch {
+export function parseSearchRequest(body: unknown, categories: readonly CategoryRecord[], options: { memo?: boolean } = {}): ParsedSearch {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }])
   }
@@ -83,7 +85,7 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
   const categoryId = typeof raw.category_id === 'string' ? raw.category_id : undefined
   const category = categoryId === undefined ? undefined : categories.find((c) => c.id === categoryId)
   // Field names come from the category asked for; without one (or an unknown one), from every category.
-  const fieldsByName = fieldIndex(category ?? categories)
+  const fieldsByName = fieldIndex(category ?? categories, options.memo ?? true)
 
   let sort: SearchSort = { kind: 'relevance' }
   if (typeof raw.sort === 'string' && SORT.test(raw.sort)) {
@@ -125,8 +127,8 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
 const FIELD_INDEXES = new WeakMap<CategoryRecord | readonly CategoryRecord[], ReadonlyMap<string, readonly FieldDefinition[]>>()
 
 /** The fields of one category, or of all, by name (made once per category object or array, not on every search). */
-function fieldIndex(of: CategoryRecord | readonly CategoryRecord[]): ReadonlyMap<string, readonly FieldDefinition[]> {
-  let index = FIELD_INDEXES.get(of)
+function fieldIndex(of: CategoryRecord | readonly CategoryRecord[], memo: boolean): ReadonlyMap<string, readonly FieldDefinition[]> {
+  let index = memo ? FIELD_INDEXES.get(of) : undefined
   if (index !== undefined) return index
   const built = new Map<string, FieldDefinition[]>()
   for (const category of Array.isArray(of) ? (of as readonly CategoryRecord[]) : [of as CategoryRecord]) {
@@ -137,7 +139,7 @@ function fieldIndex(of: CategoryRecord | readonly CategoryRecord[]): ReadonlyMap
     }
   }
   index = built
-  FIELD_INDEXES.set(of, index)
+  if (memo) FIELD_INDEXES.set(of, index)
   return index
 }
 

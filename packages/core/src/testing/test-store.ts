@@ -10,6 +10,7 @@ import { recordCases } from './cases/records.ts'
 import { searchSourceCases } from './cases/search-source.ts'
 import { severalProcessCases } from './cases/several-processes.ts'
 import { transactionCases } from './cases/transactions.ts'
+import { twoStoreCases } from './cases/two-stores.ts'
 import type { Store } from '../port/store.ts'
 import type { OpenStore, StoreSuiteOptions } from './store-suite.ts'
 
@@ -39,4 +40,5 @@ export function testStore<S extends Store>(name: string, open: OpenStore<S>, opt
   searchSourceCases(name, open)
   instanceSecretCases(name, open)
   severalProcessCases(name, open, options)
+  twoStoreCases(name, open, options)
 }
