@@ -83,18 +83,24 @@ test('replies and errors: 200, 201, 304, 400, 401, 403, 404, 405, 413, 415, 429'
 
 test('failures: 500 and 503', async () => {
   const store = server.frontdesk.context.store
-  const revision = store.revision
+  const { revision, listCategories } = store
+  // Hint: both reads fail, so that the request fails whether the response cache is on (it reads the revision first) or off.
+  const failWith = (error: () => Error) => {
+    store.revision = () => Promise.reject(error())
+    store.listCategories = () => Promise.reject(error())
+  }
   try {
-    store.revision = () => Promise.reject(new Error('boom'))
+    failWith(() => new Error('boom'))
     const failed = await server.request('GET', '/v1/cms/categories', { headers: withKey() })
     assert.is(failed.status, 500)
     assertContractHeaders('an unexpected failure', failed.headers, true)
-    store.revision = () => Promise.reject(new StorageUnavailableError())
+    failWith(() => new StorageUnavailableError())
     const unavailable = await server.request('GET', '/v1/cms/categories', { headers: withKey() })
     assert.is(unavailable.status, 503)
     assertContractHeaders('storage unavailable', unavailable.headers, true)
   } finally {
     store.revision = revision
+    store.listCategories = listCategories
   }
 })
 

@@ -86,7 +86,7 @@ memoCase(test, 'a cached detail is the same body until the item changes', async 
   assert.is(fresh.body.version, 2)
 })
 
-test('a cached reply carries its JSON bytes and ETag, made once: a hit is the same reply', async ({ f }) => {
+memoCase(test, 'a cached reply carries its JSON bytes and ETag, made once: a hit is the same reply', async ({ f }) => {
   const { tenant, principal } = await f.tenant('acme')
   const news = await f.category(tenant, { code: 'news' })
   const item = await f.content(tenant, news, { title: 'オフィス移転 "quoted" \u2028' })
