@@ -28,6 +28,8 @@ export interface BenchOptions {
   fts: boolean
   /** Further `frontdesk serve` flags, e.g. `--serve-flags "--max-connections 0"`. */
   serveFlags: string[]
+  /** Node flags of the server process, e.g. `--node-flags "--max-old-space-size=512"`. */
+  nodeFlags: string[]
   /** Server processes (`frontdesk serve --workers N`). Default 1 (one process, no supervisor). */
   workers: number
   /**
@@ -43,7 +45,7 @@ export interface BenchOptions {
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
-                 [--no-fts] [--serve-flags "FLAGS"] [--workers N] [--store sqlite|postgres|postgres://URL|both]`
+                 [--no-fts] [--serve-flags "FLAGS"] [--node-flags "FLAGS"] [--workers N] [--store sqlite|postgres|postgres://URL|both]`
 
 /** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors and 22 scenarios. */
 const LOADS = 29
@@ -66,6 +68,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-access-log': { type: 'boolean' },
       'no-fts': { type: 'boolean' },
       'serve-flags': { type: 'string' },
+      'node-flags': { type: 'string' },
       workers: { type: 'string' },
       store: { type: 'string' },
       help: { type: 'boolean' },
@@ -105,6 +108,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     accessLog: values['no-access-log'] !== true,
     fts: values['no-fts'] !== true,
     serveFlags: (values['serve-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
+    nodeFlags: (values['node-flags'] ?? '').split(' ').filter((flag) => flag !== ''),
     workers: Math.round(number('workers', values.workers, 1, 1, 64)),
     store: store === 'sqlite' || store === 'both' ? store : 'postgres',
     postgresUrl,

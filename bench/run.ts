@@ -190,7 +190,7 @@ async function bench(options: BenchOptions, results: RunResults, dir: string, db
   await seeded.store.close()
   const cert = await ensureDevCert(join(dir, '.frontdesk'))
 
-  const nodeFlags = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')] : []
+  const nodeFlags = [...options.nodeFlags, ...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')] : [])]
   const serveFlags = [
     ...(options.accessLog ? [] : ['--no-access-log']),
     ...(options.workers > 1 ? ['--workers', String(options.workers)] : []),
