@@ -36,6 +36,10 @@ if (names.some((name) => !(name in GROUPS)) || (values.runs !== undefined && !/^
   process.exit(2)
 }
 
+// Hint: without --seed every run explores new cases (the tests' own default is CI's fixed seed); the seed is printed to replay a failure.
+const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31))
+console.log(`── seed ${seed}${values.seed === undefined ? ' (random; --seed replays it)' : ''}`)
+
 let status = 0
 await withTestPostgres(() => {
   for (const name of names) {
@@ -43,7 +47,7 @@ await withTestPostgres(() => {
     const env = {
       ...process.env,
       FRONTDESK_FUZZ_RUNS: values.runs ?? group.runs,
-      ...(values.seed === undefined ? {} : { FRONTDESK_FUZZ_SEED: values.seed }),
+      FRONTDESK_FUZZ_SEED: seed,
     }
     for (const [dir, pattern] of group.files) {
       console.log(`\n── ${name}: ${dir} ${pattern} (${env.FRONTDESK_FUZZ_RUNS} runs)`)

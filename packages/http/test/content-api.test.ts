@@ -193,6 +193,12 @@ test('drafts, scheduled, inactive-category, foreign and unknown items are 404 al
   assertNotFound(await get('/v1/cms/contents/%E3%81%82'), 'non-id')
 })
 
+test('texts no store can hold (U+0000) never reach the store: a slug is 404, a tag name 400', async () => {
+  assertNotFound(await get('/v1/cms/contents/slug/%00'), 'a NUL slug')
+  assertNotFound(await get('/v1/cms/contents/slug/welcome%00'), 'a slug and a NUL')
+  assertValidation(await get('/v1/cms/contents?tags=company%00'), ['tags'])
+})
+
 test('a scheduled item appears by itself once its time comes', async () => {
   assertNotFound(await get(`/v1/cms/contents/${id('scheduled-post')}`), 'before')
   now = START + 30_000

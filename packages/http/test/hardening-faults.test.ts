@@ -21,6 +21,7 @@ import type { RawRequest } from './util/keep-alive-client.ts'
 import { keepAliveClient } from './util/keep-alive-client.ts'
 import { assertCleanError } from './util/clean-error.ts'
 import { closeServer } from './util/test-server.ts'
+import { fuzzOptions } from '@frontdesk/core/testing'
 
 const RUNS = Math.max(60, Math.floor(Number(process.env['FRONTDESK_FUZZ_RUNS'] ?? 150) / 2))
 
@@ -147,7 +148,7 @@ test('a fault anywhere in a request is a clean 503 (or 500 for corruption), and 
       assert.ok(again.status === 200 || again.status === 201, `after ${code} on ${endpoint}: ${again.status} ${again.text}`)
       if (endpoint === 'inquiry') world.created++
     }),
-    { numRuns: RUNS, includeErrorInReport: true, ...(process.env['FRONTDESK_FUZZ_SEED'] === undefined ? {} : { seed: Number(process.env['FRONTDESK_FUZZ_SEED']) }) },
+    { numRuns: RUNS, includeErrorInReport: true, seed: fuzzOptions(RUNS).seed },
   )
   // Hint: a guard against a run that injects nothing. How many land varies a lot (a skip past a
   // request's last statement, or a cached reply, injects none): 18-49 of 75 seen, so RUNS / 3 was flaky.

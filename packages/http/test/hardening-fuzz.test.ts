@@ -11,6 +11,7 @@ import { rawTlsClient } from './util/raw-tls-client.ts'
 import type { RawResponse } from './util/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
 import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { fuzzOptions } from '@frontdesk/core/testing'
 
 const RUNS = Number(process.env['FRONTDESK_FUZZ_RUNS'] ?? 1200)
 const STACK = /\n\s+at |\bat .*\.(ts|js|mjs):\d+|node:internal|Error: /
@@ -246,7 +247,7 @@ test('random requests to every endpoint never get a 500, and every error is JSON
       })
       check(c, response, world)
     }),
-    { numRuns: RUNS, includeErrorInReport: true, ...(process.env['FRONTDESK_FUZZ_SEED'] === undefined ? {} : { seed: Number(process.env['FRONTDESK_FUZZ_SEED']) }) },
+    { numRuns: RUNS, includeErrorInReport: true, seed: fuzzOptions(RUNS).seed },
   )
   if (process.env['FRONTDESK_FUZZ_VERBOSE'] !== undefined) console.log('statuses', JSON.stringify([...world.statuses].sort()))
   // Most requests must get past the credential checks, or the fuzzer only tested the gate.

@@ -11,6 +11,7 @@ import type { RawRequest } from './util/keep-alive-client.ts'
 import { keepAliveClient } from './util/keep-alive-client.ts'
 import type { TestResponse, TestServer } from './util/test-server.ts'
 import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { fuzzOptions } from '@frontdesk/core/testing'
 
 const B_MARKER = 'bravoleak'
 const RUNS = Number(process.env['FRONTDESK_FUZZ_RUNS'] ?? 500)
@@ -210,7 +211,7 @@ test('generated requests with tenant Aâ€™s key never return a byte of tenant Bâ€
         assertClean(crossed, `${what} with B's ETag`)
       }
     }),
-    { numRuns: RUNS, includeErrorInReport: true, ...(process.env['FRONTDESK_FUZZ_SEED'] === undefined ? {} : { seed: Number(process.env['FRONTDESK_FUZZ_SEED']) }) },
+    { numRuns: RUNS, includeErrorInReport: true, seed: fuzzOptions(RUNS).seed },
   )
   // The property would hold vacuously if A were never served anything.
   assert.ok(served > RUNS / 4, `only ${served} of ${RUNS} probes were served to A`)

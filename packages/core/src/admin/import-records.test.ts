@@ -99,6 +99,24 @@ test('a new slug that belongs to another item is a conflict, and nothing is writ
   assert.equal(await f.dump(), before)
 })
 
+test('a text no store can hold (U+0000, which PostgreSQL refuses) is refused with its path, anywhere in a record, and nothing is written', async ({ f }) => {
+  await run(f, [news])
+  const before = await f.dump()
+  const cases: [unknown, string][] = [
+    [{ ...hello, body: 'a\u0000b' }, 'line 2: body: must not contain U+0000 (NUL)'],
+    [{ ...hello, tags: ['ok', 'n\u0000'] }, 'line 2: tags[1]: must not contain U+0000 (NUL)'],
+    [{ ...hello, meta: { og_title: 'x\u0000' } }, 'line 2: meta.og_title: must not contain U+0000 (NUL)'],
+    [{ ...hello, content: { 'a\u0000': 1 } }, 'line 2: content.a\u0000: must not contain U+0000 (NUL)'],
+    [{ kind: 'tag', name: '\u0000' }, 'line 2: name: must not contain U+0000 (NUL)'],
+  ]
+  for (const [record, message] of cases) {
+    const error = await rejection(run(f, [news, record]))
+    assert.instance(error, UsageError)
+    assert.is(error.message, message)
+  }
+  assert.equal(await f.dump(), before)
+})
+
 test('a given id that does not exist is created with that id unless its slug is taken', async ({ f }) => {
   await run(f, [news, hello])
   assert.match((await rejection(run(f, [{ ...hello, id: 'new-id' }]))).message, /^line 1: slug: is already the slug of content cnt_/)

@@ -5,12 +5,13 @@ import { NotFoundError } from '../errors/frontdesk-error.ts'
 import type { PreviewTarget } from '../model/preview-token.ts'
 import { resolvePreview } from '../preview/resolve-preview.ts'
 import { ID_PATTERN } from '../util/ids.ts'
+import { isStorableText } from '../validation/storable-text.ts'
 import { cachedReply, NO_STORE } from './cached-reply.ts'
 import type { ContentDetail } from './content-view.ts'
 import { toContentDetail } from './content-view.ts'
 import { isContentVisible } from './visibility.ts'
 
-/** Slugs longer than this cannot exist; such lookups are 404 without a query. */
+/** Slugs longer than this cannot exist (nor ones no store can hold); such lookups are 404 without a query. */
 const MAX_SLUG_LENGTH = 500
 
 /**
@@ -36,7 +37,7 @@ async function detail(ctx: Context, tenantId: string, by: { id: string } | { slu
   const content =
     'id' in by
       ? ID_PATTERN.test(by.id) ? await ctx.store.getContent(tenantId, by.id) : null
-      : by.slug !== '' && by.slug.length <= MAX_SLUG_LENGTH ? await ctx.store.getContentBySlug(tenantId, by.slug) : null
+      : by.slug !== '' && by.slug.length <= MAX_SLUG_LENGTH && isStorableText(by.slug) ? await ctx.store.getContentBySlug(tenantId, by.slug) : null
   if (content === null) throw new NotFoundError('Content')
   const category = await ctx.store.getCategory(tenantId, content.category_id)
   if (category === null || !isContentVisible(content, category, ctx.clock.now(), preview)) throw new NotFoundError('Content')

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { ID_PATTERN } from '../util/ids.ts'
 import { issuesToDetails } from '../validation/issues.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.ts'
 import { MAX_CURSOR_LENGTH } from './cursor.ts'
 
 /** The built-in sort keys of a content list; custom fields are `{ custom: <field name> }`. */
@@ -102,7 +103,9 @@ export const ListParamsSchema = v.object(
     ),
     category_id: v.optional(v.pipe(single(), v.regex(ID_PATTERN, 'must be an id (1 to 64 of A-Z a-z 0-9 _ -)'))),
     tags: v.optional(
-      commaList('tags', LIST_LIMITS.maxTags, (name) => (name.length > LIST_LIMITS.maxTagLength ? `tag names are at most ${LIST_LIMITS.maxTagLength} characters` : null)),
+      commaList('tags', LIST_LIMITS.maxTags, (name) =>
+        name.length > LIST_LIMITS.maxTagLength ? `tag names are at most ${LIST_LIMITS.maxTagLength} characters` : isStorableText(name) ? null : `tag names ${UNSTORABLE_TEXT_MESSAGE}`,
+      ),
     ),
     tag_ids: v.optional(commaList('tag ids', LIST_LIMITS.maxTags, (id) => (ID_PATTERN.test(id) ? null : `"${clip(id)}" is not a tag id`))),
     field_filters: v.optional(fieldFilters),

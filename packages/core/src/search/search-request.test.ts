@@ -48,6 +48,10 @@ test('sort and filter are checked even when other fields are invalid', () => {
   assert.equal(fields({ query: '', sort: 'custom_nope:asc', filter: { custom_price: { gt: 'x' } } }), ['query', 'sort', 'filter.custom_price.gt'])
 })
 
+test('a tag name no store can hold (U+0000) is refused, as in a list', () => {
+  assert.equal(details({ query: 'office', tags: ['ok', 'n\u0000'] }), [{ field: 'tags.1', message: 'must not contain U+0000 (NUL)' }])
+})
+
 test('a body that is not an object is invalid as a whole', () => {
   for (const body of [null, [], 'query', 3, undefined]) assert.equal(fields(body), ['body'])
 })

@@ -4,6 +4,7 @@ import { ValidationError } from '../errors/frontdesk-error.ts'
 import type { CategoryRecord, FieldDefinition } from '../model/category.ts'
 import type { FieldCondition, SearchSort } from '../port/search.ts'
 import { issuesToDetails } from '../validation/issues.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { parseQueryTerms } from './query-terms.ts'
 import { parseSearchFilter } from './search-filter.ts'
@@ -48,7 +49,10 @@ export const SearchRequestSchema = v.object({
   category_id: v.optional(v.pipe(v.string('must be a string'), v.regex(ID, 'must be a category id'))),
   tags: v.optional(
     v.pipe(
-      v.array(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')), 'must be an array of tag names'),
+      v.array(
+        v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'), v.check(isStorableText, UNSTORABLE_TEXT_MESSAGE)),
+        'must be an array of tag names',
+      ),
       v.maxLength(SEARCH_LIMITS.maxTags, `must have at most ${SEARCH_LIMITS.maxTags} tags`),
     ),
   ),
