@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option } from 'commander'
 import cluster from 'node:cluster'
 import { readFileSync } from 'node:fs'
 import type * as http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Server } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { Frontdesk, SnapshotStore, Store } from '@frontdesk/core'
@@ -12,7 +12,8 @@ import type { AccessLogger, ServerTransport, TlsMaterialProblem } from '@frontde
 import type { CliEnv } from '../env.ts'
 import { errorLine } from '../error-line.ts'
 import { writeAtomicLines } from '../io/atomic-lines.ts'
-import { tellSupervisor, workerSlotOf } from '../serve/worker-messages.ts'
+import { serveHandedConnections } from '../serve/handed-connections.ts'
+import { tellSupervisor, workerPortOf, workerSlotOf } from '../serve/worker-messages.ts'
 import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
 import { publicAddressesOf } from '../net/private-address.ts'
 import { parseRateLimit } from './key.ts'
@@ -153,6 +154,11 @@ export async function startServer(
     saveSnapshots?: boolean
     /** Told when the shared rate-limit store fails (the process then limits alone for a second). */
     onRateLimitStoreError?: (error: unknown) => void
+    /**
+     * Serve the connections the supervisor of `serve --workers` hands over instead of
+     * listening (`port` is then the supervisor's); see `serveHandedConnections`.
+     */
+    handedConnections?: boolean
   },
 ): Promise<RunningServer> {
   const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer }] = await Promise.all([
@@ -187,7 +193,8 @@ export async function startServer(
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
     })
     const host = options.host ?? '127.0.0.1'
-    const port = await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
+    const handed = options.handedConnections === true ? serveHandedConnections(server) : null
+    const port = handed !== null ? (options.port ?? DEFAULT_PORT) : await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
     const scheme = 'tls' in transport ? 'https' : 'http'
     return {
       url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -196,7 +203,7 @@ export async function startServer(
       store,
       async stop(drainMs = DRAIN_MS) {
         if (saving !== null) clearInterval(saving)
-        await drain(server, drainMs)
+        await (handed !== null ? handed.drain(drainMs) : drain(server, drainMs))
         // Hint: rate-limit tokens this process leased and did not use go back before the store closes.
         await frontdesk.close()
         await search?.close()
@@ -215,7 +222,8 @@ export function readOnlySnapshots(snapshots: SnapshotStore): SnapshotStore {
   return { read: (name) => snapshots.read(name), write: async () => false }
 }
 
-async function listen(server: http.Server, host: string, port: number, fallbacks: number): Promise<number> {
+/** Listens on `host`, at `port` or one of the `fallbacks` ports after it; a failure is a `UsageError` that says why. */
+export async function listen(server: Server, host: string, port: number, fallbacks: number): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     try {
       await new Promise<void>((done, fail) => {
@@ -299,8 +307,10 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
   const count = slot === null ? workerCount(options.workers) : 1
   if (count > 1) {
     const { superviseWorkers } = await import('../serve/supervise-workers.ts')
-    return superviseWorkers({ count, mode, untilStopped: () => untilStopped(signal) }, env)
+    const listenOn = (server: Server) => listen(server, host, port, 0)
+    return superviseWorkers({ count, mode, listen: listenOn, untilStopped: () => untilStopped(signal) }, env)
   }
+  const supervisorPort = workerPortOf(env.vars)
   const { createLineBuffer, formatAccessLog } = await import('@frontdesk/http')
   // Hint: lines are written together once per event-loop turn, not one synchronous write per
   // request; a worker's in writes that land whole, as its siblings share the same stdout.
@@ -318,7 +328,8 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
   try {
     running = await startServer(dbPath, transport, {
       host,
-      port,
+      port: supervisorPort ?? port,
+      ...(supervisorPort === null ? {} : { handedConnections: true }),
       ...(onAccess === undefined ? {} : { onAccess }),
       ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
       // Hint: the default of a PostgreSQL database lies in the working directory, the caller's (env.cwd), not the process's.

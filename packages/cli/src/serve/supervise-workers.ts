@@ -1,8 +1,11 @@
 import cluster from 'node:cluster'
 import type { Worker } from 'node:cluster'
+import { createServer } from 'node:net'
+import type { Server, Socket } from 'node:net'
 import { UsageError } from '@frontdesk/core'
 import type { CliEnv } from '../env.ts'
-import { isWorkerMessage, WORKER_SLOT_VARIABLE } from './worker-messages.ts'
+import type { ConnectionMessage } from './worker-messages.ts'
+import { isWorkerMessage, WORKER_PORT_VARIABLE, WORKER_SLOT_VARIABLE } from './worker-messages.ts'
 
 /** Options of `superviseWorkers`. */
 export interface SuperviseOptions {
@@ -14,6 +17,8 @@ export interface SuperviseOptions {
   stopMs?: number
   /** Resolves the wait for SIGINT/SIGTERM (as `untilStopped`). */
   untilStopped: () => Promise<void>
+  /** Makes `server` listen where `serve` was told to; resolves with the port. */
+  listen: (server: Server) => Promise<number>
 }
 
 /** A worker that died this soon after it started counts as a failed start (its slot's restarts back off). */
@@ -23,36 +28,89 @@ const MAX_BACKOFF_MS = 10_000
 
 /**
  * `serve --workers N` in the supervising process: runs N worker processes (node:cluster, each
- * running this same `frontdesk serve` command with its slot in `FRONTDESK_WORKER`) that share
- * one listening port, the primary handing each new connection to the next worker in turn.
+ * running this same `frontdesk serve` command with its slot in `FRONTDESK_WORKER`). This
+ * process listens and hands each connection it accepts, unread, to the next worker that is
+ * serving, in turn. It does not use node:cluster's own round robin, which keeps a connection
+ * handed to a worker that has just died open in this process, for ever: the client hangs until
+ * its own timeout. Here this process closes its copy of a connection as soon as it is written
+ * to the worker's channel, and closes those still queued when the worker dies, so a client
+ * whose connection met a dying worker sees it closed and connects again.
+ *
  * Worker 1 starts first: it restores or builds the search index and writes the snapshots, which
- * the others then only read. Once all are listening it prints the "serving" line. A worker
- * that dies is replaced in its slot (after a pause that grows while replacements keep dying at
- * once); requests on the other workers are not affected. On SIGTERM or SIGINT every worker is
- * told to stop and drains its requests; this resolves once all have exited. A worker that
- * cannot start at first fails the whole command with its one-line error.
+ * the others then only read. Once all are serving it prints the "serving" line. A worker that
+ * dies is replaced in its slot (after a pause that grows while replacements keep dying at
+ * once); requests on the other workers are not affected. On SIGTERM or SIGINT this process
+ * stops accepting and every worker is told to stop and drains its requests; this resolves
+ * once all have exited. A worker that cannot start at first fails the whole command with its
+ * one-line error.
  */
 export async function superviseWorkers(options: SuperviseOptions, env: CliEnv): Promise<void> {
   const stopMs = options.stopMs ?? 15_000
   const workers = new Map<number, Worker>()
   const startedAt = new Map<number, number>()
   const quickDeaths = new Map<number, number>()
+  /** The workers that said they serve, in the order they are handed connections. */
+  const serving: Worker[] = []
+  let turn = 0
   let stopping = false
 
+  const listener = createServer({ pauseOnConnect: true })
+  const port = await options.listen(listener)
+  /** Connections on their way to each worker: this process's copies, closed once sent. */
+  const sending = new Map<Worker, Set<Socket>>()
+  listener.on('connection', (socket: Socket) => {
+    const live = serving.filter((worker) => worker.isConnected())
+    const worker = live[turn++ % Math.max(1, live.length)]
+    if (worker === undefined) {
+      socket.destroy()
+      return
+    }
+    let pending = sending.get(worker)
+    if (pending === undefined) {
+      pending = new Set()
+      sending.set(worker, pending)
+    }
+    pending.add(socket)
+    const message: ConnectionMessage = { frontdesk: 'connection' }
+    // Hint: once written to the channel the worker holds its own descriptor of the connection
+    // (or, should it die first, the kernel closes it), so this copy is closed: sent or not.
+    worker.send(message, socket, { keepOpen: true }, () => {
+      pending.delete(socket)
+      socket.destroy()
+    })
+  })
+  const stopServing = (worker: Worker) => {
+    const at = serving.indexOf(worker)
+    if (at >= 0) serving.splice(at, 1)
+    // Hint: connections queued behind a handle the worker never acknowledged would never be
+    // written nor called back (Node's channel keeps them on a dead worker): close them.
+    for (const socket of sending.get(worker) ?? []) socket.destroy()
+    sending.delete(worker)
+  }
+
   const fork = (slot: number): Worker => {
-    const worker = cluster.fork({ [WORKER_SLOT_VARIABLE]: String(slot) })
+    const worker = cluster.fork({ [WORKER_SLOT_VARIABLE]: String(slot), [WORKER_PORT_VARIABLE]: String(port) })
     workers.set(slot, worker)
     startedAt.set(slot, Date.now())
+    worker.once('disconnect', () => stopServing(worker))
+    worker.once('exit', () => stopServing(worker))
     return worker
+  }
+  const start = async (slot: number): Promise<string> => {
+    const worker = fork(slot)
+    const url = await ready(worker, slot)
+    if (worker.isConnected()) serving.push(worker)
+    return url
   }
 
   let url = ''
   try {
-    url = await ready(fork(1), 1)
-    const others = Array.from({ length: options.count - 1 }, (_, i) => ready(fork(i + 2), i + 2))
+    url = await start(1)
+    const others = Array.from({ length: options.count - 1 }, (_, i) => start(i + 2))
     await Promise.all(others)
   } catch (error) {
     stopping = true
+    listener.close()
     await Promise.all([...workers.values()].map((worker) => stopWorker(worker, stopMs)))
     throw error
   }
@@ -67,9 +125,8 @@ export async function superviseWorkers(options: SuperviseOptions, env: CliEnv): 
     env.stderr.write(`frontdesk: worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting another${pause > 0 ? ` in ${pause} ms` : ''}\n`)
     const timer = setTimeout(() => {
       if (stopping) return
-      const next = fork(slot)
-      ready(next, slot).then(
-        () => env.stderr.write(`frontdesk: worker ${slot} (pid ${next.process.pid}) serving\n`),
+      start(slot).then(
+        () => env.stderr.write(`frontdesk: worker ${slot} (pid ${workers.get(slot)?.process.pid}) serving\n`),
         (error: unknown) => env.stderr.write(`frontdesk: worker ${slot} could not start: ${error instanceof Error ? error.message : String(error)}\n`),
       )
     }, pause)
@@ -81,6 +138,7 @@ export async function superviseWorkers(options: SuperviseOptions, env: CliEnv): 
   await options.untilStopped()
   stopping = true
   cluster.off('exit', replace)
+  listener.close()
   env.stderr.write('frontdesk: stopping (letting requests in flight finish)\n')
   await Promise.all([...workers.values()].map((worker) => stopWorker(worker, stopMs)))
 }

@@ -3,6 +3,25 @@ import cluster from 'node:cluster'
 /** The environment variable that tells a worker of `serve --workers` its slot (1 to N). */
 export const WORKER_SLOT_VARIABLE = 'FRONTDESK_WORKER'
 
+/** The environment variable that tells a worker the port its supervisor listens on (the workers do not listen). */
+export const WORKER_PORT_VARIABLE = 'FRONTDESK_WORKER_PORT'
+
+/** What the supervisor sends a worker with each connection it accepted (the socket goes with it). */
+export interface ConnectionMessage {
+  frontdesk: 'connection'
+}
+
+/** Whether `value` is a `ConnectionMessage`. */
+export function isConnectionMessage(value: unknown): value is ConnectionMessage {
+  return typeof value === 'object' && value !== null && (value as { frontdesk?: unknown }).frontdesk === 'connection'
+}
+
+/** The port a worker's supervisor listens on, or `null` when this process is no worker. */
+export function workerPortOf(vars: Readonly<Record<string, string | undefined>>): number | null {
+  const port = Number(vars[WORKER_PORT_VARIABLE])
+  return cluster.isWorker && Number.isSafeInteger(port) && port > 0 ? port : null
+}
+
 /** What a worker tells the supervising process over the cluster's channel. */
 export type WorkerMessage =
   /** Listening: `url` is what clients use. */
@@ -30,5 +49,7 @@ export function tellSupervisor(message: WorkerMessage): Promise<void> {
 
 /** Whether `value` is a `WorkerMessage`. */
 export function isWorkerMessage(value: unknown): value is WorkerMessage {
-  return typeof value === 'object' && value !== null && 'frontdesk' in value
+  if (typeof value !== 'object' || value === null) return false
+  const kind = (value as { frontdesk?: unknown }).frontdesk
+  return kind === 'ready' || kind === 'failed'
 }
