@@ -1,4 +1,6 @@
 import { suite } from 'uvu'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import * as assert from 'uvu/assert'
 import { isoAt } from '../app/clock.ts'
 import { NotFoundError } from '../errors/frontdesk-error.ts'
@@ -99,6 +101,35 @@ memoCase(test, 'a cached reply carries its JSON bytes and ETag, made once: a hit
   assert.is(preview.bytes, undefined)
   assert.equal(preview.cache, { kind: 'no-store' })
 })
+
+memoCase(test, 'the response cache keeps a reply\'s bytes, not its body: once dropped, the body is collected and read again from the bytes', async ({ f }) => {
+  const { tenant, principal } = await f.tenant('acme')
+  const news = await f.category(tenant, { code: 'news' })
+  const item = await f.content(tenant, news, { title: 'オフィス移転' })
+  const collected = new Set<string>()
+  const registry = new FinalizationRegistry((what: string) => collected.add(what))
+  const reply = await f.frontdesk.getContent(principal, item.id)
+  const bytes = reply.bytes
+  const expected = JSON.parse(JSON.stringify(reply.body)) as unknown
+  registry.register(reply.body as object, 'body')
+  for (let i = 0; i < 50 && !collected.has('body'); i++) {
+    collectGarbage()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  assert.ok(collected.has('body'), 'the body was collected while its reply stayed cached')
+  const hit = await f.frontdesk.getContent(principal, item.id)
+  assert.is(hit, reply)
+  assert.is(hit.bytes, bytes)
+  assert.equal(hit.body, expected)
+  assert.is(hit.body, hit.body, 'the body read again is kept while it is held')
+  assert.equal(Object.keys(hit), ['status', 'body', 'bytes', 'cache'])
+})
+
+/** A full garbage collection, `--expose-gc` or not. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc')
+  ;(runInNewContext('gc') as () => void)()
+}
 
 test('the same body of two tenants has two ETags', async ({ f }) => {
   const one = await f.tenant('one')
