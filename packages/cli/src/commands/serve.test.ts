@@ -13,7 +13,7 @@ import { storeOf, titled } from '../../test/util/cli-fixture.ts'
 import { main } from '../main.ts'
 import { defaultSearchDir, openStore } from '../session.ts'
 import type { ServeOptions } from './serve.ts'
-import { parseWorkers, serve, startServer, workerCount } from './serve.ts'
+import { DEFAULT_GC_HEADROOM, parseGcHeadroom, parseWorkers, serve, startServer, workerCount } from './serve.ts'
 
 const kind = storeOf(import.meta.url)
 const test = suite(titled('frontdesk serve', import.meta.url))
@@ -187,6 +187,14 @@ test('serve --max-connections-per-address limits one address; the help states th
   const bad = await run('serve', '--db', join(dir, 'x.db'), '--dev-cert', '--max-connections', '-1')
   assert.is(bad.code, 1)
   assert.match(bad.stderr, /--max-connections.*must be an integer ≥ 0/)
+  assert.match(text, new RegExp(`--gc-headroom <percent> .*\\(default: ${DEFAULT_GC_HEADROOM};`))
+  for (const value of ['-1', '1001', '5.5', 'half', '']) {
+    const refused = await run('serve', '--db', join(dir, 'x.db'), '--dev-cert', '--gc-headroom', value)
+    assert.is(refused.code, 1, value)
+    assert.match(refused.stderr, /--gc-headroom.*must be an integer percentage from 0 to 1000/, value)
+  }
+  assert.is(parseGcHeadroom('0'), 0)
+  assert.is(parseGcHeadroom('1000'), 1000)
 })
 
 optionsTest('serve names the file and what is wrong with a certificate or key that does not fit', async () => {
