@@ -12,8 +12,8 @@ export const NO_STORE: CachePolicy = { kind: 'no-store' }
  * A public reply of the content area through `ctx.cache` (CONTRACT §4). The key holds the
  * tenant, the tenant's storage revision (read *before* the data, so a change committed by any
  * process makes the entry unreachable), the operation and the normalised request. The reply
- * is made with its JSON bytes and ETag, and every hit returns the very same `Reply` object
- * (see `CachedReply`), so a hit costs no JSON or hashing work. Entries live at most 60 s whatever the cache's own TTL,
+ * is made with its JSON bytes and ETag; every hit returns the very same `Reply` object (see
+ * `CachedReply`), so a hit costs no JSON or hashing work. Entries live at most 60 s whatever the cache's own TTL,
  * which also bounds how long a cached list can hide an item whose scheduled time came.
  * Failures (`NotFoundError`, `ValidationError`) are never cached. With `ctx.memo` false,
  * nothing is cached: every reply is computed.
@@ -31,50 +31,38 @@ export async function cachedReply<T>(
   const hit = ctx.cache.get(key)
   // Hint: the operation is part of the key, so an entry always holds this operation's reply type.
   if (hit !== null) return hit as Reply<T>
-  const made = replyOf(tenantId, await compute())
-  const reply = new CachedReply<T>(made.body, made.bytes, made.cache)
-  // Hint: charged its JSON's length against the cache's byte budget; the body's objects, which
-  // would hold about 1.5 times as much again outside the budget, are not kept (see CachedReply).
-  ctx.cache.set(key, reply, ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, made.bytes.length)
+  const reply = replyOf(tenantId, await compute())
+  // Hint: kept as its bytes only, charged against the cache's byte budget: the body's objects
+  // would hold about 1.5 times as much again, outside the budget.
+  ctx.cache.set(key, new CachedReply<T>(reply.bytes, reply.cache), ctx.clock.now() + CONTENT_CACHE_SECONDS * 1_000, reply.bytes.length)
   return reply
 }
 
 /**
- * A reply as the response cache keeps it: its JSON bytes and cache policy, and its body only
- * while something else holds it (a `WeakRef`); once dropped, the body is parsed again from the
- * bytes when next asked for. The edge never asks (it sends the bytes), and whoever compares two
- * hits' bodies holds the first: it is the same object as long as it can be told apart.
+ * A reply as the response cache keeps it and hands it to every hit: its JSON bytes and cache
+ * policy; the body is parsed from the bytes when first asked for (the edge never asks: it sends
+ * the bytes), then kept with it.
  */
 class CachedReply<T> implements Reply<T> {
-  // Hint: declared only, and set in the constructor in this order (see there).
-  declare readonly status: 200
-  declare readonly body: T
-  declare readonly bytes: Buffer
-  declare readonly cache: CachePolicy
+  readonly status = 200
+  readonly bytes: Buffer
+  readonly cache: CachePolicy
+  #body: { value: T } | null = null
 
-  constructor(body: T, bytes: Buffer, cache: CachePolicy) {
-    // Hint: an own enumerable accessor, before the other fields, so that the reply reads, spreads
-    // and serialises as the plain `{ status, body, bytes, cache }` made without the cache.
-    this.status = 200
-    let held = holdWeakly(body)
-    Object.defineProperty(this, 'body', {
-      enumerable: true,
-      get: (): T => {
-        let value = held.deref()
-        if (value === undefined) {
-          value = JSON.parse(bytes.toString('utf8')) as T
-          held = holdWeakly(value)
-        }
-        return value
-      },
-    })
+  constructor(bytes: Buffer, cache: CachePolicy) {
     this.bytes = bytes
     this.cache = cache
   }
-}
 
-function holdWeakly<T>(value: T): { deref(): T | undefined } {
-  return typeof value === 'object' && value !== null ? new WeakRef(value) : { deref: () => value }
+  get body(): T {
+    this.#body ??= { value: JSON.parse(this.bytes.toString('utf8')) as T }
+    return this.#body.value
+  }
+
+  /** Serialises as the reply made without the cache: `{ status, body, bytes, cache }`. */
+  toJSON(): Reply<T> {
+    return { status: this.status, body: this.body, bytes: this.bytes, cache: this.cache }
+  }
 }
 
 /** A public content reply with its JSON bytes and strong ETag. */

@@ -76,53 +76,59 @@ test('drafts, scheduled items, inactive categories, other tenants and unknown id
   assert.is((await f.frontdesk.getContent(principal, scheduled.id)).body.id, scheduled.id)
 })
 
-memoCase(test, 'a cached detail is the same body until the item changes', async ({ f }) => {
+memoCase(test, 'a cached detail is the same bytes until the item changes', async ({ f }) => {
   const { tenant, principal } = await f.tenant('acme')
   const news = await f.category(tenant, { code: 'news' })
   const item = await f.content(tenant, news)
   const first = await f.frontdesk.getContent(principal, item.id)
-  assert.is((await f.frontdesk.getContent(principal, item.id)).body, first.body)
+  assert.is((await f.frontdesk.getContent(principal, item.id)).bytes, first.bytes)
   await f.store.transaction((tx) => tx.putContent({ ...item, title: 'Changed', version: 2 }))
   const fresh = await f.frontdesk.getContent(principal, item.id)
   assert.is(fresh.body.title, 'Changed')
   assert.is(fresh.body.version, 2)
 })
 
-memoCase(test, 'a cached reply carries its JSON bytes and ETag, made once: a hit is the same reply', async ({ f }) => {
+memoCase(test, 'a cached reply carries its JSON bytes and ETag, made once: every hit is the same reply, with the first one\'s bytes', async ({ f }) => {
   const { tenant, principal } = await f.tenant('acme')
   const news = await f.category(tenant, { code: 'news' })
   const item = await f.content(tenant, news, { title: 'オフィス移転 "quoted" \u2028' })
   const first = await f.frontdesk.getContent(principal, item.id)
   assert.ok(first.bytes)
   assert.is(new TextDecoder().decode(first.bytes), JSON.stringify(first.body))
-  assert.is(await f.frontdesk.getContent(principal, item.id), first)
+  const hit = await f.frontdesk.getContent(principal, item.id)
+  assert.is(hit.bytes, first.bytes)
+  assert.equal(hit.cache, first.cache)
+  assert.equal(hit.body, first.body)
+  assert.is(await f.frontdesk.getContent(principal, item.id), hit)
   const { token } = await createPreviewToken(f.ctx, { tenantCode: 'acme', target: { kind: 'content', id: item.id } })
   const preview = await f.frontdesk.getContent(principal, item.id, token)
   assert.is(preview.bytes, undefined)
   assert.equal(preview.cache, { kind: 'no-store' })
 })
 
-memoCase(test, 'the response cache keeps a reply\'s bytes, not its body: once dropped, the body is collected and read again from the bytes', async ({ f }) => {
+memoCase(test, 'the response cache keeps a reply\'s bytes, not its body: the first body is collected once dropped, and a hit reads its own from the bytes', async ({ f }) => {
   const { tenant, principal } = await f.tenant('acme')
   const news = await f.category(tenant, { code: 'news' })
   const item = await f.content(tenant, news, { title: 'オフィス移転' })
   const collected = new Set<string>()
   const registry = new FinalizationRegistry((what: string) => collected.add(what))
-  const reply = await f.frontdesk.getContent(principal, item.id)
-  const bytes = reply.bytes
-  const expected = JSON.parse(JSON.stringify(reply.body)) as unknown
-  registry.register(reply.body as object, 'body')
+  // Hint: in a function of its own, so that nothing of this test's frame holds the first reply.
+  const { bytes, expected } = await (async () => {
+    const reply = await f.frontdesk.getContent(principal, item.id)
+    registry.register(reply.body as object, 'body')
+    return { bytes: reply.bytes, expected: JSON.parse(JSON.stringify(reply.body)) as unknown }
+  })()
   for (let i = 0; i < 50 && !collected.has('body'); i++) {
     collectGarbage()
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   assert.ok(collected.has('body'), 'the body was collected while its reply stayed cached')
   const hit = await f.frontdesk.getContent(principal, item.id)
-  assert.is(hit, reply)
   assert.is(hit.bytes, bytes)
   assert.equal(hit.body, expected)
-  assert.is(hit.body, hit.body, 'the body read again is kept while it is held')
-  assert.equal(Object.keys(hit), ['status', 'body', 'bytes', 'cache'])
+  assert.is(hit.body, hit.body, 'the body read from the bytes is kept')
+  assert.is(await f.frontdesk.getContent(principal, item.id), hit)
+  assert.is(JSON.stringify(hit), JSON.stringify({ status: 200, body: expected, bytes, cache: hit.cache }), 'serialised as the reply made without the cache')
 })
 
 /** A full garbage collection, `--expose-gc` or not. */
