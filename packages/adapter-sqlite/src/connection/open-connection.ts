@@ -68,8 +68,10 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
     } else {
       db.pragma('query_only = ON')
       // Hint: the default 2 MB page cache is a sliver of the indexes the read path probes (the
-      // link and field indexes of a large tenant are tens of MB).
-      db.pragma('cache_size = -65536')
+      // link and field indexes of a large tenant are tens of MB). 32 MB: at 100,000 items 64 MB
+      // read details, pages and filtered lists no faster (bench/micro/read-paths.ts) and held
+      // 32 MB more RSS; the file's other pages stay in the OS's cache.
+      db.pragma('cache_size = -32768')
     }
     return new Connection(db)
   } catch (error) {
