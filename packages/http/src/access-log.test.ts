@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { AccessLogEntry } from './access-log.ts'
-import { createLineBuffer, formatAccessLog, redactedTarget, redactTarget } from './access-log.ts'
+import { createLineBuffer, formatAccessLog, isoNow, redactedTarget, redactTarget } from './access-log.ts'
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 
@@ -62,17 +62,20 @@ test('redactTarget gives what the long way gives, on any target', () => {
 
 test('an access-log line is JSON.stringify of its entry, with or without the optional fields', () => {
   const nullable = (arb: fc.Arbitrary<string>) => fc.option(arb, { nil: null })
+  // Any UTF-16 code unit: control characters, quotes, backslashes and lone surrogates too.
+  const units = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) })
+  const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), units)
   const entry = fc.record({
     time: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
-    request_id: fc.string(),
-    tenant: nullable(fc.string()),
-    key_id: nullable(fc.string()),
-    method: fc.string(),
-    path: fc.string({ unit: 'binary' }),
+    request_id: anyText,
+    tenant: nullable(anyText),
+    key_id: nullable(anyText),
+    method: anyText,
+    path: anyText,
     status: fc.integer({ min: 0, max: 599 }),
-    duration_ms: fc.double({ noNaN: false }),
+    duration_ms: fc.oneof(fc.double(), fc.constant(-0)),
     bytes: fc.nat(),
-    remote_address: nullable(fc.string()),
+    remote_address: nullable(anyText),
     aborted: fc.option(fc.constant(true as const), { nil: undefined }),
     worker: fc.option(fc.integer({ min: 1, max: 64 }), { nil: undefined }),
   })
@@ -85,6 +88,17 @@ test('an access-log line is JSON.stringify of its entry, with or without the opt
     }),
     { numRuns: 2000, seed: fuzzOptions(2000).seed },
   )
+})
+
+test('isoNow is the time of now in ISO 8601, made again each millisecond', async () => {
+  for (let i = 0; i < 5; i++) {
+    const before = Date.now()
+    const now = isoNow()
+    const after = Date.now()
+    assert.match(now, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    assert.ok(Date.parse(now) >= before && Date.parse(now) <= after, `${before} ≤ ${now} ≤ ${after}`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
 })
 
 test.run()

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
 import type { AccessLogger } from './access-log.ts'
-import { redactTarget } from './access-log.ts'
+import { isoNow, redactTarget } from './access-log.ts'
 import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
@@ -161,7 +161,7 @@ function logAccess(
   const { caller } = sent
   try {
     onAccess({
-      time: new Date().toISOString(),
+      time: isoNow(),
       request_id: sent.requestId,
       tenant: caller?.tenant ?? null,
       key_id: caller?.keyId ?? null,
