@@ -16,6 +16,12 @@ export interface ScenarioResult {
   distinct?: number
   /** Whether every measured request must have missed frontdesk's response cache. */
   allMisses?: boolean
+  /**
+   * Later runs of the same load (`REPEATED` of run.ts: scenarios compared with each other
+   * within a few percent, run again at the end in the other order); the targets take the mean
+   * CPU per request of all runs.
+   */
+  repeats?: LoadResult[]
 }
 
 /** A bare reference server's run: a reply ceiling or a floor. */

@@ -14,9 +14,13 @@ const MB = 1024 * 1024
 const ms = (n: number) => `${n.toFixed(2)} ms`
 const us = (n: number) => `${n.toFixed(0)} µs`
 
-/** The scenario's load result, if it ran. */
+/** The scenario's load result, if it ran; with repeats, its CPU per request is the mean of all runs. */
 export function scenarioResult(results: RunResults, id: string): LoadResult | undefined {
-  return results.scenarios.find((s) => s.id === id)?.result
+  const scenario = results.scenarios.find((s) => s.id === id)
+  const result = scenario?.result
+  const runs = [result, ...(scenario?.repeats ?? [])].map((run) => run?.cpuUs).filter((cpu) => cpu !== null && cpu !== undefined)
+  if (result === undefined || runs.length < 2) return result
+  return { ...result, cpuUs: runs.reduce((sum, cpu) => sum + cpu, 0) / runs.length }
 }
 
 /** The CPU references of scenarios: what each one's CPU per request is compared with, and the bound. */
