@@ -129,6 +129,8 @@ memoCase(test, 'the response cache keeps a reply\'s bytes, not its body: the fir
   assert.is(hit.body, hit.body, 'the body read from the bytes is kept')
   assert.is(await f.frontdesk.getContent(principal, item.id), hit)
   assert.is(JSON.stringify(hit), JSON.stringify({ status: 200, body: expected, bytes, cache: hit.cache }), 'serialised as the reply made without the cache')
+  assert.equal(Object.keys(hit), ['status', 'body', 'bytes', 'cache'])
+  assert.equal({ ...hit }, { status: 200, body: expected, bytes, cache: hit.cache }, 'spread with its body')
 })
 
 /** A full garbage collection, `--expose-gc` or not. */
