@@ -3,7 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isPubliclyVisible } from '../content/visibility.ts'
 import { aCategory, aContent } from '../testing/fixtures.ts'
-import { FoundItems, isFoundItemVisible, ITEM_OVERHEAD } from './found-items.ts'
+import { FoundItems, isFoundItemVisible, ITEM_OVERHEAD, textBytes } from './found-items.ts'
 import { fragmentsIn, highlightFragments, highlightIn } from './highlight.ts'
 import { parseQueryTerms } from './query-terms.ts'
 import { stripHtml } from './strip-html.ts'
@@ -51,6 +51,21 @@ test('the same id in two tenants is two items', () => {
   assert.is(found.get('t1', 'c1', 1)?.record.title, 'Office of A')
   assert.is(found.get('t2', 'c1', 1)?.record.title, 'Office of B')
   assert.is(found.size, 2)
+})
+
+test('a text counts its characters once, twice when any is beyond U+00FF (V8 stores it two bytes a character)', () => {
+  assert.is(textBytes(''), 0)
+  assert.is(textBytes('abc'), 3)
+  assert.is(textBytes('café ÿ'), 6)
+  assert.is(textBytes('日本語'), 6)
+  assert.is(textBytes('a\u2014b'), 6)
+  const japanese = aContent('t1', 'ja', 'cat', { title: 'T', summary: 'S', body: 'あ'.repeat(200) })
+  const english = aContent('t1', 'en', 'cat', { title: 'T', summary: 'S', body: 'a'.repeat(200) })
+  const found = new FoundItems(10_000_000, 'always')
+  found.put(english, 1)
+  assert.is(found.chars, 2 * 2 + 4 * 200 + ITEM_OVERHEAD)
+  found.put(japanese, 1)
+  assert.is(found.chars, 2 * (2 * 2 + 4 * 200 + ITEM_OVERHEAD) + 4 * 200)
 })
 
 test('beyond its size the least recently used items are dropped', () => {

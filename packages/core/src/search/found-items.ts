@@ -52,8 +52,10 @@ export const ITEM_OVERHEAD = 3072
 /**
  * About how many characters `FoundItems` keeps by default, counted over each item's title and
  * summary twice and its body four times (as read, stripped, normalised, and a margin), plus
- * `ITEM_OVERHEAD` per item: a bound on memory that holds whatever the items' sizes, about
- * 45 MB of heap, a few thousand articles of 1–2 KB (measured in bench/NOTES.md).
+ * `ITEM_OVERHEAD` per item; a text holding any character beyond U+00FF counts its characters
+ * twice, as V8 then stores it two bytes a character (`textBytes`). A bound on memory that holds
+ * whatever the items' sizes and scripts, about 45 MB of heap, a few thousand articles of 1–2 KB
+ * (measured in bench/NOTES.md).
  */
 export const DEFAULT_FOUND_ITEM_CHARS = 40_000_000
 
@@ -145,7 +147,7 @@ export class FoundItems {
     if (old !== undefined) this.#drop(old)
     const same = old !== undefined && old.record.title === record.title && old.record.summary === record.summary && old.record.body === record.body
     const source = same ? old.source : prepare(record)
-    const cost = 2 * (record.title.length + record.summary.length) + 4 * record.body.length + ITEM_OVERHEAD
+    const cost = 2 * (textBytes(record.title) + textBytes(record.summary)) + 4 * textBytes(record.body) + ITEM_OVERHEAD
     const entry: Entry = { record, source, results: new ResultMemo(), visibleSince: visibleSince(record), revision, cost, newer: null, older: null, linkedAt: 0 }
     // Hint: an item kept before (read again after a change) is no first sight.
     if (cost > this.#maxChars || (old === undefined && this.#firstSight(record.tenant_id, record.id))) return entry
@@ -213,6 +215,13 @@ export class FoundItems {
     entry.older = null
   }
 }
+
+/** What `text` takes in V8's string storage, in bytes: one a character, two when any is beyond U+00FF. */
+export function textBytes(text: string): number {
+  return WIDE.test(text) ? 2 * text.length : text.length
+}
+
+const WIDE = /[^\u0000-\u00ff]/
 
 /** FNV-1a of `text`'s code units, continuing from `hash`. */
 function hashOf(text: string, hash: number): number {
