@@ -8,7 +8,7 @@ import { demoExamples, shellQuote } from '../demo/demo-examples.ts'
 import { demoRecords } from '../demo/demo-records.ts'
 import type { RunningServer } from './serve.ts'
 import { defaultSearchDir, displayDb, isPostgresUrl, openStore } from '../session.ts'
-import { DEFAULT_PORT, devCertDir, parsePort, startServer, untilStopped } from './serve.ts'
+import { applyGcHeadroom, DEFAULT_GC_HEADROOM, DEFAULT_PORT, devCertDir, parsePort, startServer, untilStopped } from './serve.ts'
 
 /** The demo database when `--db` is not given (never `$FRONTDESK_DB`: the demo must not seed a real database by accident). */
 export const DEMO_DB = './frontdesk-demo.db'
@@ -44,6 +44,8 @@ export async function startDemo(options: DemoOptions, cwd: string): Promise<Runn
   const { key, earlierKeys } = await seedDemo(dbPath)
   const { ensureDevCert } = await import('@frontdesk/http')
   const cert = await ensureDevCert(devCertDir(dbPath, cwd))
+  // Hint: the demo serves as `serve` does, with its memory bound too (see ServeOptions.gcHeadroom).
+  applyGcHeadroom(DEFAULT_GC_HEADROOM)
   const running = await startServer(dbPath, { tls: { cert: cert.cert, key: cert.key } }, {
     host: '127.0.0.1',
     port: options.port ?? DEFAULT_PORT,

@@ -505,7 +505,7 @@ export function parseGcHeadroom(value: string): number {
  * Sets V8's heap growing factor for this process (`--heap-growing-percent`, read by V8 at every
  * full collection, so setting it at run time works); 0 leaves V8's heuristic alone.
  */
-function applyGcHeadroom(percent: number): void {
+export function applyGcHeadroom(percent: number): void {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`)
 }
 
