@@ -3,12 +3,14 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isPubliclyVisible } from '../content/visibility.ts'
 import { aCategory, aContent } from '../testing/fixtures.ts'
+import { fuzzOptions } from '../testing/fuzz-options.ts'
 import { FoundItems, isFoundItemVisible, ITEM_OVERHEAD, textBytes } from './found-items.ts'
 import { fragmentsIn, highlightFragments, highlightIn } from './highlight.ts'
 import { parseQueryTerms } from './query-terms.ts'
 import { stripHtml } from './strip-html.ts'
 
 const terms = parseQueryTerms('office')
+const { runs, seed } = fuzzOptions(300)
 
 test('an item is found again as read, at the revision it was read at only', () => {
   const found = new FoundItems(undefined, 'always')
@@ -143,6 +145,73 @@ test('by default an item is kept from the second time it is put: found once, it 
   const reread = found.put(item('t1', 'c1'), 2)
   assert.is(found.get('t1', 'c1', 2), reread)
   assert.is(found.size, 1)
+})
+
+test('once full, an item is kept only when found more often lately than the one it would push out', () => {
+  const body = `<p>${'word '.repeat(100)}</p>`
+  const item = (id: string) => aContent('t1', id, 'cat', { title: 'T', summary: 'S', body })
+  const cost = 2 * 2 + 4 * body.length + ITEM_OVERHEAD
+  const found = new FoundItems(3 * cost)
+  for (const id of ['a', 'b', 'c']) {
+    found.put(item(id), 1)
+    found.put(item(id), 1)
+  }
+  assert.is(found.size, 3, 'room for three: each kept from its second sight')
+  found.put(item('d'), 1)
+  found.put(item('d'), 1)
+  assert.is(found.get('t1', 'd', 1), undefined, 'd found as often as a, the least recently used: a stays')
+  assert.ok(found.get('t1', 'a', 1) !== undefined && found.get('t1', 'a', 1) !== undefined)
+  // a was used twice more and is among the newest now; b is the least recently used, found once past the doorkeeper.
+  found.put(item('d'), 1)
+  assert.ok(found.get('t1', 'd', 1) !== undefined, 'd found twice past the doorkeeper, more often than b: kept')
+  assert.is(found.get('t1', 'b', 1), undefined, 'b pushed out')
+  assert.is(found.size, 3)
+  assert.is(found.chars, 3 * cost)
+})
+
+test('an item found again from the cache counts as found: its hits keep it against newcomers', () => {
+  const body = `<p>${'word '.repeat(100)}</p>`
+  const item = (id: string) => aContent('t1', id, 'cat', { title: 'T', summary: 'S', body })
+  const cost = 2 * 2 + 4 * body.length + ITEM_OVERHEAD
+  const found = new FoundItems(2 * cost)
+  for (const id of ['a', 'b', 'a', 'b']) found.put(item(id), 1)
+  // b is among the newer half, so its hit leaves it in place; a's moves it: b is the least recently used, found twice.
+  assert.ok(found.get('t1', 'b', 1) !== undefined)
+  assert.ok(found.get('t1', 'a', 1) !== undefined)
+  for (let i = 0; i < 3; i++) found.put(item('d'), 1)
+  assert.is(found.get('t1', 'd', 1), undefined, 'd found twice past the doorkeeper, as often as b with its hit')
+  found.put(item('d'), 1)
+  assert.ok(found.get('t1', 'd', 1) !== undefined)
+  assert.is(found.get('t1', 'b', 1), undefined)
+})
+
+test(`whatever it keeps, an item is found again only as last read, at that revision, within its size (${runs} runs, seed ${seed})`, () => {
+  const op = fc.record({ kind: fc.constantFrom('put', 'put', 'get', 'get', 'delete'), tenant: fc.constantFrom('t1', 't2'), id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), size: fc.integer({ min: 0, max: 40 }), revision: fc.integer({ min: 1, max: 2 }) })
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 120 }), fc.integer({ min: 0, max: 4000 }), (ops, max) => {
+      const found = new FoundItems(max)
+      const last = new Map<string, { title: string; revision: number }>()
+      let n = 0
+      for (const { kind, tenant, id, size, revision } of ops) {
+        const key = `${tenant}/${id}`
+        if (kind === 'put') {
+          const item = aContent(tenant, id, 'cat', { title: `${key}#${n++}`, summary: '', body: 'x'.repeat(size * 10) })
+          assert.is(found.put(item, revision).record, item)
+          last.set(key, { title: item.title, revision })
+        } else if (kind === 'get') {
+          const hit = found.get(tenant, id, revision)
+          const latest = last.get(key)
+          if (hit !== undefined) assert.ok(latest !== undefined && latest.revision === revision && hit.record.title === latest.title, `${key}@${revision}: ${hit.record.title}`)
+        } else {
+          found.delete(tenant, id)
+          last.delete(key)
+          assert.is(found.get(tenant, id, 1) ?? found.get(tenant, id, 2), undefined)
+        }
+        assert.ok(found.chars <= max, `${found.chars} > ${max}`)
+      }
+    }),
+    { numRuns: runs, seed },
+  )
 })
 
 test('a found item is visible exactly when isPubliclyVisible says so, its date parsed once', () => {

@@ -1,6 +1,7 @@
 import type { CategoryRecord } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
 import { isVisibleAt, visibleSince } from '../content/visibility.ts'
+import { FrequencySketch } from './frequency-sketch.ts'
 import { FragmentSource, MatchText } from './highlight.ts'
 import { HighlightMemo } from './highlight-memo.ts'
 import { ResultMemo } from './result-json.ts'
@@ -36,6 +37,8 @@ export function isFoundItemVisible(item: FoundItem, category: CategoryRecord, no
 interface Entry extends FoundItem {
   revision: number
   cost: number
+  /** FNV-1a of tenant and id: the item's place in the doorkeeper and the frequency sketch. */
+  hash: number
   /** Neighbours in the order of use (a doubly linked list: a hit moves its entry without touching any map). */
   newer: Entry | null
   older: Entry | null
@@ -59,8 +62,8 @@ export const ITEM_OVERHEAD = 3072
  */
 export const DEFAULT_FOUND_ITEM_CHARS = 40_000_000
 
-/** Which found items `FoundItems.put` keeps. */
-export type FoundItemAdmission = 'always' | 'second sight'
+/** Which found items `FoundItems.put` keeps: every one, or by how often they are found (see `FoundItems`). */
+export type FoundItemAdmission = 'always' | 'frequency'
 
 /** The doorkeeper's bits (1 Mi: 128 KB) and how many items it notes before it starts afresh (~6 % of its bits set at most). */
 const DOORKEEPER_BITS = 1 << 20
@@ -73,12 +76,15 @@ const DOORKEEPER_ITEMS = 1 << 16
  * result reads each one and prepares its texts (strips the body's HTML, normalises it): kept
  * here, a search found again reads nothing and prepares nothing.
  *
- * With `'second sight'` admission (the default) an item is kept from the second time it is
- * put on: the first time only notes it in a doorkeeper (a bit per hash of tenant and id, as
- * TinyLFU does before its cache), so that items found once and never again do not push out
- * those found often — and do not cost the garbage collector: every item kept is copied twice
- * by V8's young generation before it lands in the old one, which was most of a search's
- * garbage collection (10-12 % of the CPU of a Japanese or filtered search at 100,000 items).
+ * With `'frequency'` admission (the default), TinyLFU's: an item found for the first time is
+ * only noted in a doorkeeper (a bit per hash of tenant and id) and not kept; from its second
+ * sight it is kept while there is room, and once the items fill it, only when it was found more
+ * often lately (a `FrequencySketch` of the sights of items past the doorkeeper) than the least
+ * recently used item it would push out. Keeping costs more than it seems: V8 copies every kept
+ * object twice in its young generation before it lands in the old one, and collects it there
+ * when it is pushed out. With every second sight kept, a full cache took in and pushed out about
+ * nine items per search of new queries at 100,000 items, for one found again in eight, and that
+ * collection was a fifth of a Japanese search's CPU (bench/NOTES.md).
  *
  * Fresh by the tenant's storage revision (`Store.revision`, which changes with any change of
  * its content, tags or categories, from any process): a record is used as it is only at the
@@ -98,11 +104,13 @@ export class FoundItems {
   #size = 0
   readonly #doorkeeper: Uint32Array | null
   #noted = 0
+  readonly #sketch: FrequencySketch | null
 
   /** Keeps at most about `maxChars` (see `DEFAULT_FOUND_ITEM_CHARS`), admitting items as `admission` says. */
-  constructor(maxChars = DEFAULT_FOUND_ITEM_CHARS, admission: FoundItemAdmission = 'second sight') {
+  constructor(maxChars = DEFAULT_FOUND_ITEM_CHARS, admission: FoundItemAdmission = 'frequency') {
     this.#maxChars = Math.max(0, maxChars)
     this.#doorkeeper = admission === 'always' ? null : new Uint32Array(DOORKEEPER_BITS >>> 5)
+    this.#sketch = admission === 'always' ? null : new FrequencySketch()
   }
 
   /** Characters held (the estimate the limit applies to). */
@@ -129,6 +137,7 @@ export class FoundItems {
   /** `entry` if read at `revision`, then made recently used. */
   #touched(entry: Entry | undefined, revision: number): FoundItem | undefined {
     if (entry === undefined || entry.revision !== revision) return undefined
+    this.#sketch?.add(entry.hash)
     // Hint: an entry linked fewer than size / 2 links ago is in the newer half already: moving it would change nothing that eviction sees soon.
     if (this.#links - entry.linkedAt >= this.#size >> 1) {
       this.#unlink(entry)
@@ -139,8 +148,9 @@ export class FoundItems {
 
   /**
    * `record`, read at `revision` of its tenant (or later), with its texts prepared (those of the
-   * item's previous record when its texts are the same): kept, unless it is the first sight of
-   * it under `'second sight'` admission (or too large).
+   * item's previous record when its texts are the same): kept if it is no larger than the
+   * whole and admission lets it in (see `FoundItems`); an item kept before, read again after a
+   * change, keeps its claim.
    */
   put(record: ContentRecord, revision: number): FoundItem {
     const old = this.#tenants.get(record.tenant_id)?.get(record.id)
@@ -148,9 +158,9 @@ export class FoundItems {
     const same = old !== undefined && old.record.title === record.title && old.record.summary === record.summary && old.record.body === record.body
     const source = same ? old.source : prepare(record)
     const cost = 2 * (textBytes(record.title) + textBytes(record.summary)) + 4 * textBytes(record.body) + ITEM_OVERHEAD
-    const entry: Entry = { record, source, results: new ResultMemo(), visibleSince: visibleSince(record), revision, cost, newer: null, older: null, linkedAt: 0 }
-    // Hint: an item kept before (read again after a change) is no first sight.
-    if (cost > this.#maxChars || (old === undefined && this.#firstSight(record.tenant_id, record.id))) return entry
+    const hash = old?.hash ?? hashOf(record.id, hashOf(record.tenant_id, 0x811c9dc5))
+    const entry: Entry = { record, source, results: new ResultMemo(), visibleSince: visibleSince(record), revision, cost, hash, newer: null, older: null, linkedAt: 0 }
+    if (cost > this.#maxChars || (old === undefined && !this.#admits(hash, cost))) return entry
     let items = this.#tenants.get(record.tenant_id)
     if (items === undefined) {
       items = new Map()
@@ -170,11 +180,20 @@ export class FoundItems {
     if (entry !== undefined) this.#drop(entry)
   }
 
-  /** Whether the doorkeeper had not seen the item (then it has now). */
-  #firstSight(tenantId: string, id: string): boolean {
+  /** Whether an item of `cost` not kept now is to be kept (see `FoundItems`); counts this sight of it. */
+  #admits(hash: number, cost: number): boolean {
+    if (this.#doorkeeper === null || this.#sketch === null) return true
+    if (this.#firstSight(hash)) return false
+    const frequency = this.#sketch.add(hash)
+    const victim = this.#oldest
+    return victim === null || this.#chars + cost <= this.#maxChars || frequency > this.#sketch.frequency(victim.hash)
+  }
+
+  /** Whether the doorkeeper had not seen the item of `hash` (then it has now). */
+  #firstSight(hash: number): boolean {
     const bits = this.#doorkeeper
     if (bits === null) return false
-    const bit = (hashOf(id, hashOf(tenantId, 0x811c9dc5)) >>> 0) & (DOORKEEPER_BITS - 1)
+    const bit = (hash >>> 0) & (DOORKEEPER_BITS - 1)
     const mask = 1 << (bit & 31)
     const word = bits[bit >>> 5] ?? 0
     if ((word & mask) !== 0) return false
