@@ -70,6 +70,14 @@ const DOORKEEPER_BITS = 1 << 20
 const DOORKEEPER_ITEMS = 1 << 16
 
 /**
+ * The frequency sketch's counters a row (4 × 32 Ki bytes), and how many sights halve them: about
+ * ten times the items a default cache holds (a few thousand), as Caffeine ages its sketch, so
+ * that items popular a few thousand searches ago no longer keep newer ones out.
+ */
+const SKETCH_WIDTH = 1 << 15
+const SKETCH_SAMPLE = 1 << 16
+
+/**
  * The items recent searches found, least recently used dropped first beyond `maxChars` (an item
  * used again while among the newer half keeps its place: nearly LRU, fewer list moves; see
  * `DEFAULT_FOUND_ITEM_CHARS`). The same items are found again and again, and building a
@@ -110,7 +118,7 @@ export class FoundItems {
   constructor(maxChars = DEFAULT_FOUND_ITEM_CHARS, admission: FoundItemAdmission = 'frequency') {
     this.#maxChars = Math.max(0, maxChars)
     this.#doorkeeper = admission === 'always' ? null : new Uint32Array(DOORKEEPER_BITS >>> 5)
-    this.#sketch = admission === 'always' ? null : new FrequencySketch()
+    this.#sketch = admission === 'always' ? null : new FrequencySketch(SKETCH_WIDTH, SKETCH_SAMPLE)
   }
 
   /** Characters held (the estimate the limit applies to). */
