@@ -20,7 +20,7 @@ const GROUPS = {
   differential: {
     runs: '500',
     files: [
-      ['packages/core/src', '(frontdesk\\.differential|testing/search/differential)\\.test\\.ts$'],
+      ['packages/core/src', '(frontdesk\\.differential|testing/search/differential|search/found-items(\\.sequences)?|search/frequency-sketch)\\.test\\.ts$'],
       ['packages/search/src', 'tenant-index\\.sequences\\.test\\.ts$'],
       ['packages/adapter-sqlite/src', '(list-page\\.sequences|sqlite-store)\\.test\\.ts$'],
       ['packages/adapter-postgres/src', 'postgres-store\\.test\\.ts$'],

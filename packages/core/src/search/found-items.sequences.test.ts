@@ -89,6 +89,7 @@ test(`items found again give the results built afresh, highlights and bytes alik
 })
 
 test('the sequences reach items found again', () => {
-  assert.ok(foundAgain > 100, `${foundAgain} found again`)
+  // Hint: about one run in two finds an item again; proportional, so that fewer runs (`FRONTDESK_FUZZ_RUNS`) pass too.
+  assert.ok(foundAgain > runs / 2, `${foundAgain} found again in ${runs} runs`)
 })
 test.run()
