@@ -43,10 +43,23 @@ export function replyAnswer(reply: Reply<unknown>, headers: Record<string, strin
     headers['cache-control'] = 'no-store'
     return { status: reply.status, headers, body: replyBytes(reply) }
   }
-  headers['cache-control'] = `private, max-age=${reply.cache.maxAge}`
+  headers['cache-control'] = privateCacheControl(reply.cache.maxAge)
   headers.etag = reply.cache.etag
   if (ifNoneMatchMatches(ifNoneMatch, reply.cache.etag)) return { status: 304, headers, body: NO_BODY }
   return { status: reply.status, headers, body: replyBytes(reply) }
+}
+
+// Hint: one max-age (60 s) in practice: its header value is made once, not per answer.
+let lastMaxAge = -1
+let lastCacheControl = ''
+
+/** `private, max-age=N`. */
+function privateCacheControl(maxAge: number): string {
+  if (maxAge !== lastMaxAge) {
+    lastCacheControl = `private, max-age=${maxAge}`
+    lastMaxAge = maxAge
+  }
+  return lastCacheControl
 }
 
 /** An answer no cache may store: `body` as JSON with `status` (the health check's). */

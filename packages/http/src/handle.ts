@@ -69,8 +69,10 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     const principal = await frontdesk.authenticate(credentials, OPERATIONS[match.route.operation])
     caller = { tenant: principal.tenant.code, keyId: principal.key.id }
     if (principal.rateLimit !== undefined) setRateLimitHeaders(headers, principal.rateLimit)
-    const reply = await run(frontdesk, principal, match.route, match.params, new URLSearchParams(search), request, options)
-    return { ...replyAnswer(reply, headers, request.headers['if-none-match']), caller }
+    const reply = await run(frontdesk, principal, match.route, match.params, search, request, options)
+    const answer = replyAnswer(reply, headers, request.headers['if-none-match'])
+    answer.caller = caller
+    return answer
   } catch (error) {
     // Hint: a key recognised and then refused (disabled, throttled, not allowed) is still named in the access log.
     if (caller === undefined && error instanceof FrontdeskError && error.caller !== undefined) caller = error.caller
@@ -101,20 +103,21 @@ async function run(
   principal: Principal,
   route: Route,
   params: Record<string, string>,
-  query: URLSearchParams,
+  search: string,
   request: HttpRequest,
   options: HandleOptions,
 ): Promise<Reply<unknown>> {
   switch (route.operation) {
     case 'listContents': {
+      const query = new URLSearchParams(search)
       const previewToken = previewTokenOf(request, query)
       query.delete('preview_token')
       return frontdesk.listContents(principal, query, previewToken)
     }
     case 'getContent':
-      return frontdesk.getContent(principal, decodeParam(params.id), previewTokenOf(request, query))
+      return frontdesk.getContent(principal, decodeParam(params.id), previewTokenOf(request, queryOf(search)))
     case 'getContentBySlug':
-      return frontdesk.getContentBySlug(principal, decodeParam(params.slug), previewTokenOf(request, query))
+      return frontdesk.getContentBySlug(principal, decodeParam(params.slug), previewTokenOf(request, queryOf(search)))
     case 'listCategories':
       return frontdesk.listCategories(principal)
     case 'getCategory':
@@ -157,15 +160,21 @@ export function payloadTooLarge(limit: number): FrontdeskError {
   return new RequestRefusedError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`)
 }
 
-function previewTokenOf(request: HttpRequest, query: URLSearchParams): string | null {
-  const token = headerValue(request.headers['x-preview-token']) ?? query.get('preview_token') ?? ''
+function previewTokenOf(request: HttpRequest, query: URLSearchParams | null): string | null {
+  const token = headerValue(request.headers['x-preview-token']) ?? query?.get('preview_token') ?? ''
   return token === '' ? null : token
+}
+
+/** The query of a target's `search` part; `null` for none (most detail requests: no object to make). */
+function queryOf(search: string): URLSearchParams | null {
+  return search === '' ? null : new URLSearchParams(search)
 }
 
 /** A path parameter, percent-decoded; one that cannot be decoded names nothing (404). */
 function decodeParam(raw: string | undefined): string {
   try {
-    if (raw !== undefined) return decodeURIComponent(raw)
+    // Hint: ids and slugs seldom hold a `%`; without one, decoding returns the same text.
+    if (raw !== undefined) return raw.includes('%') ? decodeURIComponent(raw) : raw
   } catch {
     // Malformed percent-encoding: fall through to 404.
   }

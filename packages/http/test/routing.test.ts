@@ -129,6 +129,22 @@ test('a path parameter with broken percent-encoding is 404, never 500', async ()
   }
 })
 
+test('percent-encoded path parameters are decoded: an id and a slug spelt with escapes find their item, query or none', async () => {
+  await importRecords(server.frontdesk.context, {
+    tenantCode: 'acme',
+    records: [
+      { location: 'r1', record: { kind: 'category', code: 'news', name: 'News' } },
+      { location: 'r2', record: { kind: 'content', id: 'cnt_escaped', category_code: 'news', slug: 'office-move', title: 'Moved', status: 'published', published_at: '2026-01-01T00:00:00Z' } },
+    ],
+  })
+  const escaped = (text: string) => [...text].map((c, i) => (i % 2 === 0 ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : c)).join('')
+  for (const path of [`/v1/cms/contents/${escaped('cnt_escaped')}`, `/v1/cms/contents/slug/${escaped('office-move')}`, '/v1/cms/contents/cnt_escaped?x=1', '/v1/cms/contents/slug/office-move?x=1']) {
+    const res = await server.request('GET', path, { headers: { 'x-api-key': key } })
+    assert.is(res.status, 200, path)
+    assert.is(res.body.id, 'cnt_escaped', path)
+  }
+})
+
 test('percent-encoded path parameters are decoded (a Japanese slug is simply not found)', async () => {
   const res = await server.request('GET', `/v1/cms/contents/slug/${encodeURIComponent('オフィス移転')}`, { headers: { 'x-api-key': key } })
   assert.ok(res.status === 404 || res.status === 400, String(res.status))

@@ -71,7 +71,7 @@ async function failedAuthentication(ctx: Context, address: string | undefined): 
  */
 async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Promise<void> {
   const now = ctx.clock.now()
-  if (lastUsedAt !== null && now - Date.parse(lastUsedAt) < TOUCH_INTERVAL_MS) return
+  if (lastUsedAt !== null && now - parsedStamp(lastUsedAt) < TOUCH_INTERVAL_MS) return
   if (!ctx.memo) {
     await stamp(ctx, keyId, now)
     return
@@ -85,6 +85,19 @@ async function touch(ctx: Context, keyId: string, lastUsedAt: string | null): Pr
   stamped.set(keyId, now)
   // Not written after all: the next request tries again.
   if (!(await stamp(ctx, keyId, now)) && stamped.get(keyId) === now) stamped.delete(keyId)
+}
+
+// Hint: every request of a key brings the same stamp for a minute; it is parsed once.
+let lastStamp = ''
+let lastStampMs = Number.NaN
+
+/** `Date.parse(stamp)`, remembered for the last stamp parsed. */
+function parsedStamp(stamp: string): number {
+  if (stamp !== lastStamp) {
+    lastStampMs = Date.parse(stamp)
+    lastStamp = stamp
+  }
+  return lastStampMs
 }
 
 /** Writes the key's last-use stamp; `false` when storage was unavailable (not an error of the request). */
