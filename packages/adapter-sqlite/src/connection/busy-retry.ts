@@ -41,6 +41,29 @@ export async function withBusyRetry<T>(timeoutMs: number, attempt: () => T): Pro
 }
 
 /**
+ * `withBusyRetry` for a caller that must stay synchronous (opening a store): retries `attempt`
+ * while the database is busy, pausing with the thread blocked, until `timeoutMs` has passed;
+ * then throws the last driver error.
+ */
+export function withBusyRetrySync<T>(timeoutMs: number, attempt: () => T): T {
+  const deadline = Date.now() + timeoutMs
+  let pause = 1
+  for (;;) {
+    try {
+      return attempt()
+    } catch (error) {
+      const left = deadline - Date.now()
+      if (!isBusyError(error) || left <= 0) throw error
+      Atomics.wait(PAUSE, 0, 0, Math.min(pause, left))
+      pause = Math.min(pause * 2, 50)
+    }
+  }
+}
+
+/** Never notified: `Atomics.wait` on it only sleeps. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4))
+
+/**
  * `StorageUnavailableError` (with the driver error as cause) for a busy, full-disk or I/O
  * error; anything else (constraint violations, the caller's own errors) unchanged.
  */

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3'
 import { closeSync, openSync } from 'node:fs'
+import { withBusyRetrySync } from './busy-retry.ts'
 import { Connection } from './statement-cache.ts'
 
 /**
@@ -60,7 +61,10 @@ export function openConnection(path: string, role: 'reader' | 'writer', lockWait
     if (role === 'writer') {
       // Hint: takes effect only in a new, empty file (an existing one keeps its page size).
       db.pragma(`page_size = ${PAGE_SIZE_BYTES}`)
-      db.pragma('journal_mode = WAL')
+      // Hint: turning a new file to WAL takes its exclusive lock without calling the busy handler:
+      // of two processes opening a new file at the same moment, one got SQLITE_BUSY at once (7
+      // tries in 40) despite `busy_timeout`. Once the file is in WAL, this changes nothing.
+      withBusyRetrySync(lockWaitMs, () => db.pragma('journal_mode = WAL'))
       db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`)
       db.pragma('foreign_keys = ON')
       // Hint: a larger page cache (32 MB) keeps the indexes of a big import hot.
