@@ -12,7 +12,8 @@
 // source (about a minute on two cores, no prebuilt binaries can be downloaded here), which
 // tests better-sqlite3, not frontdesk. tsx (to run the TypeScript examples, as their comments
 // say) and @types/node are installed in the scratch project like a user would; tsc is the
-// repository's. Bounded in time: every child process has a timeout.
+// repository's. Bounded in time: every child process has a timeout, or is stopped, SIGKILL
+// at the latest, whatever fails while it runs.
 import type { ChildProcess, SpawnSyncReturns } from 'node:child_process'
 import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -225,27 +226,45 @@ console.log(port, handler, inquiries, first, found, code)
 interface Background {
   child: ChildProcess
   output: () => string
+  /** Settles once the process has ended and its output is all read (its exit code, null after a signal). */
   exited: Promise<number | null>
 }
 
-function background(args: string[], env: Record<string, string>): Background {
-  // Hint: what `npx name …` runs, started directly so that SIGTERM reaches it without npm between.
-  const [name = '', ...rest] = args
-  const child = spawn(join(scratch, 'node_modules/.bin', name), rest, { cwd: scratch, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+/** Runs a TypeScript file with tsx, as `npx tsx file` does, in the background. */
+function background(script: string, env: Record<string, string>): Background {
+  // Hint: one process, with tsx's loader resolved from the scratch project. The tsx CLI
+  // (`node_modules/.bin/tsx`) would run the file in a second process that shares our pipes and
+  // outlives a SIGKILL of the CLI: a server killed so would keep the whole test run waiting.
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: scratch, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let text = ''
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
-  void exited.then(() => clearTimeout(timer))
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('close', (code) => resolve(code))
+    child.once('error', (error) => {
+      text += `\n${error.message}`
+      resolve(null)
+    })
+  })
   return { child, output: () => text, exited }
+}
+
+/** Sends `signal`, then SIGKILL if the process is still running 20 s later; resolves to its exit code. */
+async function stop(server: Background, signal: NodeJS.Signals): Promise<number | null> {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal)
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 20_000)
+  try {
+    return await server.exited
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 async function waitFor(server: Background, pattern: RegExp): Promise<RegExpExecArray> {
   for (let i = 0; i < 300; i++) {
     const match = pattern.exec(server.output())
     if (match !== null) return match
-    if (server.child.exitCode !== null) break
+    if (server.child.exitCode !== null || server.child.signalCode !== null) break
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error(`no ${pattern} in: ${server.output()}`)
@@ -253,13 +272,15 @@ async function waitFor(server: Background, pattern: RegExp): Promise<RegExpExecA
 
 function get(url: string, ca: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    https
-      .get(url, { ca, headers, agent: false, timeout: 10_000 }, (res) => {
-        let text = ''
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-      })
-      .on('error', reject)
+    const request = https.get(url, { ca, headers, agent: false, timeout: 10_000 }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      res.on('error', reject)
+    })
+    // Hint: `timeout` only reports an idle socket; the request is not ended by it.
+    request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in 10 s`)))
+    request.on('error', reject)
   })
 }
 
@@ -273,7 +294,7 @@ test('the examples and the README snippets run as printed', async () => {
   const trust = { NODE_EXTRA_CA_CERTS: join(scratch, 'cert.pem') }
 
   // The README's embedding snippet (`npx tsx server.ts`), then its client snippet against it.
-  const embedded = background(['tsx', 'readme-embed.ts'], { PORT: '0' })
+  const embedded = background('readme-embed.ts', { PORT: '0' })
   try {
     const port = (await waitFor(embedded, /port: (\d+)/))[1] ?? ''
     const list = await get(`https://127.0.0.1:${port}/v1/cms/contents?category_code=news`, ca, { 'x-api-key': key })
@@ -282,23 +303,21 @@ test('the examples and the README snippets run as printed', async () => {
     const client = run('npx', ['--no-install', 'tsx', 'readme-client.ts'], { env: { FRONTDESK_URL: `https://localhost:${port}`, FRONTDESK_KEY: key, ...trust } })
     assert.match(ok(client, 'README client snippet'), /オフィス移転のお知らせ\n/)
   } finally {
-    embedded.child.kill('SIGTERM')
-    await embedded.exited
+    await stop(embedded, 'SIGTERM')
   }
 
   // examples/embed-node-http.ts, with examples/render-page.ts rendering from it.
-  const example = background(['tsx', 'examples/embed-node-http.ts'], { FRONTDESK_DB: db, TLS_CERT: 'cert.pem', TLS_KEY: 'key.pem', PORT: '0' })
+  const example = background('examples/embed-node-http.ts', { FRONTDESK_DB: db, TLS_CERT: 'cert.pem', TLS_KEY: 'key.pem', PORT: '0' })
   try {
     const url = (await waitFor(example, /listening on (https:\/\/\S+?)\/ /))[1] ?? ''
     const page = run('npx', ['--no-install', 'tsx', 'examples/render-page.ts', 'news'], { env: { FRONTDESK_URL: url, FRONTDESK_KEY: key, ...trust } })
     const html = ok(page, 'render-page.ts')
     assert.match(html, /^<!doctype html>/)
     assert.match(html, /<h1>News<\/h1>/)
-    example.child.kill('SIGTERM')
-    assert.is(await example.exited, 0, example.output())
+    assert.is(await stop(example, 'SIGTERM'), 0, example.output())
     assert.match(example.output(), /stopped/)
   } finally {
-    if (example.child.exitCode === null) example.child.kill('SIGKILL')
+    await stop(example, 'SIGKILL')
   }
 })
 

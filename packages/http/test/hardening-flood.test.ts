@@ -19,36 +19,61 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Flood {
   child: ChildProcess
+  /** Resolves once the flood's connections are up. */
+  ready: Promise<void>
   /** Resolves with the flood's counts once it has run its course. */
   done: Promise<{ statuses: Record<string, number>; connects: number }>
+  /** Resolves once the process has exited and its output is all read. */
+  closed: Promise<void>
 }
 
 /**
  * Starts a flood of `connections` keep-alive connections from `localAddress`, for `durationMs`.
  * Each keeps 4 requests in flight (pipelined): a Node client is slower than wrk, and this keeps
- * the server, not the flood, the bottleneck, as wrk does. Resolves once connections are up.
+ * the server, not the flood, the bottleneck, as wrk does. Returned at once, so that the caller
+ * can kill the process whatever happens next; `ready` tells when the connections are up.
  */
-async function flood(server: ServerProcess, key: string | null, localAddress: string, durationMs: number): Promise<Flood> {
+function flood(server: ServerProcess, key: string | null, localAddress: string, durationMs: number): Flood {
   const config = { port: server.port, ca: server.ca, key, connections: 1_000, localAddress, durationMs, path: '/v1/cms/categories', depth: 4 }
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FLOOD, JSON.stringify(config)], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')))
+  // Hint: 'close' rather than 'exit': it comes once stdout is read to its end, so a line the
+  // flood printed just before exiting is already in `output`.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()))
   const line = (pattern: RegExp, ms: number) =>
     new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
+      let settled = false
+      const look = (): void => {
         const found = pattern.exec(output)
-        if (found === null) return
+        if (found === null || settled) return
+        settled = true
         clearInterval(timer)
         clearTimeout(limit)
         resolve(found[1] ?? '')
-      }, 25)
-      const limit = setTimeout(() => {
+      }
+      const fail = (message: string): void => {
+        if (settled) return
+        settled = true
         clearInterval(timer)
-        reject(new Error(`no ${pattern} from the flood: ${output}`))
-      }, ms)
+        clearTimeout(limit)
+        reject(new Error(`${message}: ${output}`))
+      }
+      const timer = setInterval(look, 25)
+      const limit = setTimeout(() => fail(`no ${pattern} from the flood within ${ms / 1_000} s`), ms)
+      void closed.then(() => {
+        look()
+        fail(`the flood exited (${child.exitCode ?? child.signalCode}) without ${pattern}`)
+      })
     })
-  await line(/^READY()$/m, 30_000)
-  return { child, done: line(/^DONE (.*)$/m, durationMs + 30_000).then((json) => JSON.parse(json) as { statuses: Record<string, number>; connects: number }) }
+  const ready = line(/^READY()$/m, 30_000).then(() => {})
+  const done = ready
+    .then(() => line(/^DONE (.*)$/m, durationMs + 30_000))
+    .then((json) => JSON.parse(json) as { statuses: Record<string, number>; connects: number })
+  // Hint: `done` is awaited only once the measuring is over; a test that fails before then must
+  // not leave it to reject unhandled, which would bring down every test file of the run.
+  done.catch(() => {})
+  return { child, ready, done, closed }
 }
 
 /** One request on a new TLS connection from 127.0.0.3; resolves with its status and how long it took. */
@@ -74,7 +99,12 @@ test('1,000 flooding connections with a rate-limited key, and 1,000 more with no
   const floods: Flood[] = []
   try {
     const durationMs = 12_000
-    floods.push(await flood(server, server.limitedKey, '127.0.0.2', durationMs), await flood(server, null, '127.0.0.4', durationMs))
+    // Hint: one after the other, each in the list before it is waited for, so that `finally` kills it.
+    for (const [key, address] of [[server.limitedKey, '127.0.0.2'], [null, '127.0.0.4']] as const) {
+      const started = flood(server, key, address, durationMs)
+      floods.push(started)
+      await started.ready
+    }
     await sleep(1_000)
     const samples: { status: number; ms: number }[] = []
     let heldMost = 0
@@ -97,6 +127,7 @@ test('1,000 flooding connections with a rate-limited key, and 1,000 more with no
     assert.ok((results[1]?.statuses['401'] ?? 0) > 0, `the keyless flood was answered: ${summary}`)
   } finally {
     for (const f of floods) f.child.kill('SIGKILL')
+    await Promise.all(floods.map((f) => f.closed))
     await server.stop()
   }
 })

@@ -20,6 +20,8 @@ interface World {
   dir: string
   db: string
   server: ChildProcess | null
+  /** Settles when the server has exited, however late it is asked. */
+  serverExited: Promise<void>
   url: string
   ca: string
   output: { stdout: string; stderr: string }
@@ -37,13 +39,13 @@ function cli(world: World, args: string[], input = ''): string {
 
 test.before(async (world) => { try { await setup(world) } catch (error) { console.error(error); throw error } })
 async function setup(world: World): Promise<void> {
+  world.server = null
   if (!existsSync(join(ROOT, 'packages/cli/dist/bundle/cli.js'))) {
     const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 })
     assert.is(built.status, 0, built.stderr)
   }
   world.dir = mkdtempSync(join(tmpdir(), 'frontdesk-keys-'))
   world.db = join(world.dir, 'frontdesk.db')
-  world.server = null
   world.secrets = {}
   world.output = { stdout: '', stderr: '' }
   cli(world, ['tenant', 'create', 'acme'])
@@ -64,6 +66,7 @@ async function setup(world: World): Promise<void> {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   world.server = server
+  world.serverExited = new Promise((resolve) => server.once('exit', () => resolve()))
   server.stdout?.on('data', (chunk: Buffer) => void (world.output.stdout += chunk.toString('utf8')))
   server.stderr?.on('data', (chunk: Buffer) => void (world.output.stderr += chunk.toString('utf8')))
   world.url = await new Promise<string>((resolve, reject) => {
@@ -76,14 +79,25 @@ async function setup(world: World): Promise<void> {
       }
     }
     server.stderr?.on('data', look)
-    server.once('exit', (code) => reject(new Error(`serve exited (${code}): ${world.output.stderr}`)))
+    server.once('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    server.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited (${code ?? signal}): ${world.output.stderr}`))
+    })
   })
   world.ca = readFileSync(join(world.dir, '.frontdesk', 'dev-cert.pem'), 'utf8')
 }
 
-test.after((world) => {
-  if (world.server !== null && world.server.exitCode === null) world.server.kill('SIGKILL')
-  rmSync(world.dir, { recursive: true, force: true })
+test.after(async (world) => {
+  // Hint: whatever `setup` got to; a throw here would end the whole test run.
+  if (world.server?.pid !== undefined) {
+    world.server.kill('SIGKILL')
+    await world.serverExited
+  }
+  if (world.dir !== undefined) rmSync(world.dir, { recursive: true, force: true })
 })
 
 const get = (world: World, path: string, headers: Record<string, string>) => testRequest(world.url, world.ca, 'GET', path, { headers })
@@ -149,9 +163,15 @@ test('the database, its WAL and shared memory, and the server output hold no pla
   // After a graceful stop (a checkpoint folds the WAL into the file).
   const server = world.server
   assert.ok(server !== null)
-  const exited = new Promise((resolve) => server.once('exit', resolve))
   server.kill('SIGTERM')
-  await exited
+  let timer: NodeJS.Timeout | undefined
+  const late = await Promise.race([
+    world.serverExited.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 20_000))),
+  ])
+  clearTimeout(timer)
+  // One still running is killed by the `after` hook.
+  assert.not.ok(late, `the server did not exit within 20 s of SIGTERM: ${world.output.stderr}`)
   scan(world, { ...files(), stdout: world.output.stdout, stderr: world.output.stderr })
   assert.match(world.output.stderr, /serving https:/, 'the server output was captured')
 })

@@ -3,6 +3,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import type { ClientRequest } from 'node:http'
 import * as https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -65,24 +66,41 @@ test('serve --help documents every flag of the command and the environment varia
 
 function waitFor(child: ChildProcess, output: () => string, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}: ${output()}`)), ms)
+    const finish = () => {
+      clearTimeout(timer)
+      child.stdout?.off('data', check)
+      child.stderr?.off('data', check)
+      child.off('exit', exit)
+    }
     const check = () => {
       const found = pattern.exec(output())
       if (found !== null) {
-        clearTimeout(timer)
-        child.stdout?.off('data', check)
-        child.stderr?.off('data', check)
+        finish()
         resolve(found)
       }
     }
+    const exit = () => {
+      finish()
+      reject(new Error(`exited: ${output()}`))
+    }
+    const timer = setTimeout(() => {
+      finish()
+      reject(new Error(`timed out waiting for ${pattern}: ${output()}`))
+    }, ms)
     child.stdout?.on('data', check)
     child.stderr?.on('data', check)
-    child.once('exit', () => {
-      clearTimeout(timer)
-      reject(new Error(`exited: ${output()}`))
-    })
+    child.once('exit', exit)
     check()
+    // Hint: a process that has already exited emits no 'exit' any more.
+    if (child.exitCode !== null || child.signalCode !== null) exit()
   })
+}
+
+/** `promise`, or a rejection with `message` if it has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
 }
 
 test('SIGTERM lets a slow request in flight finish, refuses new connections, closes the database and exits 0', async () => {
@@ -93,13 +111,14 @@ test('SIGTERM lets a slow request in flight finish, refuses new connections, clo
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let slow: ClientRequest | null = null
   try {
     const [, url = ''] = await waitFor(child, () => stderr, /serving (https:\/\/\S+?)\/v1\//, 20_000)
     const body = Buffer.from(JSON.stringify({ query: 'office' }))
     // A search whose body arrives in two parts: the second only after SIGTERM.
     let resolveResponse: (value: { status: number; text: string }) => void = () => {}
     const answered = new Promise<{ status: number; text: string }>((resolve) => (resolveResponse = resolve))
-    const slow = https.request(new URL('/v1/cms/search', url), {
+    slow = https.request(new URL('/v1/cms/search', url), {
       method: 'POST',
       rejectUnauthorized: false, // the dev certificate; TLS itself is tested elsewhere
       agent: false,
@@ -115,15 +134,26 @@ test('SIGTERM lets a slow request in flight finish, refuses new connections, clo
     child.kill('SIGTERM')
     await waitFor(child, () => stderr, /stopping/, 5_000)
     const refused = await new Promise<string>((resolve) => {
-      https.get(new URL('/healthz', url), { rejectUnauthorized: false, agent: false }, (res) => resolve(`answered ${res.statusCode}`)).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+      const probe = https.get(new URL('/healthz', url), { rejectUnauthorized: false, agent: false }, (res) => {
+        res.resume()
+        resolve(`answered ${res.statusCode}`)
+      })
+      probe.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+      // Hint: a timer of our own: https.get's `timeout` (TLS, agent: false) fires after twice its
+      // value. Resolved before the destroy, whose error would otherwise read as ECONNRESET.
+      const timer = setTimeout(() => {
+        resolve('no answer within 20 s')
+        probe.destroy()
+      }, 20_000)
+      probe.on('close', () => clearTimeout(timer))
     })
     // Hint: a connection already in the kernel's backlog when the listener closed is reset rather than refused.
     assert.ok(refused === 'ECONNREFUSED' || refused === 'ECONNRESET', `no new connection is served once stopping (got ${refused})`)
     slow.end(body.subarray(5))
-    const response = await answered
+    const response = await within(answered, 20_000, 'the slow request was not answered within 20 s')
     assert.is(response.status, 200, response.text)
     assert.is(JSON.parse(response.text).items[0].title, 'Office move')
-    assert.is(await exited, 0, stderr)
+    assert.is(await within(exited, 20_000, 'the server had not exited 20 s after SIGTERM'), 0, stderr)
     const log = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)
     const entry = log.find((line) => line.request_id === 'slow-request-1')
     assert.equal([entry?.method, entry?.path, entry?.status, entry?.tenant], ['POST', '/v1/cms/search', 200, 'acme'])
@@ -141,7 +171,9 @@ test('SIGTERM lets a slow request in flight finish, refuses new connections, clo
       assert.is(left, 0, 'the server left no connection behind')
     }
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL')
+    slow?.destroy()
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await exited
   }
 })
 

@@ -21,6 +21,8 @@ const WITHIN_MS = 1_000
 
 interface Server {
   child: ChildProcess
+  /** Settles when the process has exited, however late it is asked. */
+  exited: Promise<void>
   url: string
   stderr: () => string
 }
@@ -50,23 +52,52 @@ function startServe(world: World, searchDir: string): Promise<Server> {
     env: { PATH: process.env['PATH'] ?? '' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000)
+  const started = new Promise<Server>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start within 60 s: ${stderr}`)), 60_000)
     const look = () => {
       const url = /serving (https:\/\/[^/\s]+)/.exec(stderr)?.[1]
       if (url === undefined) return
       clearTimeout(timer)
       child.stderr?.off('data', look)
-      resolve({ child, url, stderr: () => stderr })
+      resolve({ child, exited, url, stderr: () => stderr })
     }
     child.stderr?.on('data', look)
-    child.once('exit', (code) => {
+    child.once('error', (error) => {
       clearTimeout(timer)
-      reject(new Error(`serve exited (${code}): ${stderr}`))
+      reject(error)
+    })
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited (${code ?? signal}): ${stderr}`))
     })
   })
+  // Hint: a server that never said it was serving is in no list the `after` hook stops, so it
+  // is killed here (unless it could not be spawned: then it has no pid and emits no 'exit').
+  return started.catch(async (error: unknown) => {
+    if (child.pid !== undefined) {
+      child.kill('SIGKILL')
+      await exited
+    }
+    throw error
+  })
+}
+
+/** Stops a server with SIGTERM; one still running after 20 s is killed, and that is an error. */
+async function stop(server: Server): Promise<void> {
+  server.child.kill('SIGTERM')
+  let timer: NodeJS.Timeout | undefined
+  const late = await Promise.race([
+    server.exited.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 20_000))),
+  ])
+  clearTimeout(timer)
+  if (!late) return
+  server.child.kill('SIGKILL')
+  await server.exited
+  throw new Error(`${server.url} did not exit within 20 s of SIGTERM: ${server.stderr()}`)
 }
 
 const line = (record: Record<string, unknown>) => `${JSON.stringify(record)}\n`
@@ -74,7 +105,10 @@ const news = line({ kind: 'category', code: 'news', name: 'News' })
 const item = (slug: string, title: string, status = 'published') =>
   line({ kind: 'content', slug, title, category_code: 'news', status, ...(status === 'published' ? { published_at: '2025-01-01T00:00:00Z' } : {}) })
 
-test.before(async (world) => {
+// Hint: uvu does not report an error thrown by `before`; it only counts the tests as not passed.
+test.before(async (world) => { try { await setup(world) } catch (error) { console.error(error); throw error } })
+async function setup(world: World): Promise<void> {
+  world.servers = []
   if (!existsSync(join(ROOT, 'packages/cli/dist/bundle/cli.js'))) {
     const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 })
     assert.is(built.status, 0, built.stderr)
@@ -83,7 +117,6 @@ test.before(async (world) => {
   const database = await createTestDatabase()
   world.db = database.url
   world.drop = database.drop
-  world.servers = []
   world.lags = {}
   cli(world, ['tenant', 'create', 'acme'])
   cli(world, ['import', '-', '--tenant', 'acme', '--search-dir', join(world.dir, 'import-search')], news + item('keeper', 'Lighthouse keeper') + item('secret-draft', 'Secret draft', 'draft'))
@@ -92,17 +125,13 @@ test.before(async (world) => {
   world.servers.push(await startServe(world, join(world.dir, 'search-a')))
   world.servers.push(await startServe(world, join(world.dir, 'search-b')))
   world.ca = readFileSync(join(world.dir, '.frontdesk', 'dev-cert.pem'), 'utf8')
-})
+}
 
 test.after(async (world) => {
-  await Promise.all(world.servers.map((server) => new Promise<void>((resolve) => {
-    if (server.child.exitCode !== null) return resolve()
-    server.child.once('exit', () => resolve())
-    server.child.kill('SIGTERM')
-    setTimeout(() => server.child.kill('SIGKILL'), 10_000).unref()
-  })))
-  rmSync(world.dir, { recursive: true, force: true })
-  await world.drop()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await Promise.all(world.servers.map((server) => stop(server).catch((error: unknown) => console.error(error))))
+  if (world.dir !== undefined) rmSync(world.dir, { recursive: true, force: true })
+  await world.drop?.()
   console.log(`   (lags behind the committing process, ms: ${JSON.stringify(world.lags)})`)
 })
 
@@ -164,11 +193,11 @@ test('a key disabled, a key deleted and a preview token revoked through the CLI 
 })
 
 test('a server restarted on its search directory serves search at once, what changed while it was down included', async (world) => {
-  const a = world.servers.shift()
+  const a = world.servers[0]
   assert.ok(a !== undefined)
-  const exited = new Promise((resolve) => a.child.once('exit', resolve))
-  a.child.kill('SIGTERM')
-  await exited
+  // Hint: left in the list until it has exited, so that the `after` hook still stops it if this fails.
+  await stop(a)
+  world.servers.shift()
   assert.ok(readdirSync(join(world.dir, 'search-a')).some((name) => name.endsWith('.index')), 'the stopped server left its snapshot')
   cli(world, ['import', '-', '--tenant', 'acme', '--search-dir', join(world.dir, 'import-search')], news + item('beacon', 'Beacon tower'))
   const again = await startServe(world, join(world.dir, 'search-a'))

@@ -156,10 +156,16 @@ test('a write through another connection is searchable within a second', async (
 function writeFromAnotherProcess(path: string, args: string[]): Promise<void> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL('../test/util/write-items.child.ts', import.meta.url)), path, ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
+    // A blocked writer fails the test instead of holding up the whole run.
+    timeout: 30_000,
+    killSignal: 'SIGKILL',
   })
   return new Promise((resolve, reject) => {
     child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the writing process exited with ${code}`))))
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve()
+      else reject(new Error(signal === 'SIGKILL' ? 'the writing process was killed, still running after 30 s' : `the writing process exited with ${code ?? signal}`))
+    })
   })
 }
 

@@ -80,6 +80,7 @@ function runCurl(curl: Curl): Promise<{ status: number; body: string }> {
       response.setEncoding('utf8')
       response.on('data', (chunk: string) => (body += chunk))
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      response.on('error', reject)
     })
     request.on('timeout', () => request.destroy(new Error('timed out')))
     request.on('error', reject)
@@ -114,7 +115,8 @@ function startDemo(cwd: string, dbPath: string): Promise<{ child: ChildProcess; 
 
 function stop(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode)
+    // Hint: a child ended by a signal has a signalCode and no exitCode; its 'exit' has been emitted already.
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode)
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
     child.removeAllListeners('exit')
     child.once('exit', (code) => {

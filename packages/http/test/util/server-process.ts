@@ -69,22 +69,34 @@ export async function startServerProcess(options: { server?: ServerOptions; rate
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, config], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')))
-  const port = await new Promise<number>((resolve, reject) => {
-    let output = ''
-    const timer = setTimeout(() => reject(new Error(`server process did not start: ${output}${stderr}`)), 30_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8')
-      const found = /READY (\d+)/.exec(output)?.[1]
-      if (found !== undefined) {
+  let port: number
+  try {
+    port = await new Promise<number>((resolve, reject) => {
+      let output = ''
+      const timer = setTimeout(() => reject(new Error(`server process did not start within 30 s: ${output}${stderr}`)), 30_000)
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8')
+        const found = /READY (\d+)/.exec(output)?.[1]
+        if (found !== undefined) {
+          clearTimeout(timer)
+          resolve(Number(found))
+        }
+      })
+      child.once('error', (error) => {
         clearTimeout(timer)
-        resolve(Number(found))
-      }
+        reject(error)
+      })
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer)
+        reject(new Error(`server process exited (${code ?? signal}): ${output}${stderr}`))
+      })
     })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`server process exited (${code}): ${output}${stderr}`))
-    })
-  })
+  } catch (error) {
+    // Hint: a child that never said READY still waits on its stdin pipe, which would keep the test run alive.
+    await killed(child)
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
   const pid = child.pid ?? 0
   return {
     pid,
@@ -132,7 +144,8 @@ function tcpStates(port: number): Record<string, number> {
 
 function killed(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    // Hint: a child that could not be spawned has no pid and never emits 'exit'.
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return resolve()
     child.once('exit', () => resolve())
     child.kill('SIGKILL')
   })
