@@ -2,28 +2,96 @@
 // run them all again with every memo and cache switched off (FRONTDESK_NO_MEMO=1: each memo
 // must change speed only), check core's coverage, pack and install the packages outside the
 // repository (test/), and end with one line `N passed, N failed` (read by CI).
-import { spawnSync } from 'node:child_process'
+//
+// Every step has a time limit, and the whole run one (CI allows 20 minutes, `npm ci`
+// included; a full run takes about 9): a step still running at its limit is killed with every
+// process it started and counts as failed, and the steps left when the run's time is up count
+// as failed without running, so that the last line is always printed.
+//
+//   node scripts/test.mjs [PATTERN]                        the steps, tests matching PATTERN
+//   node scripts/test.mjs --step-guard MS COMMAND ARGS…    one step, within MS (see guard)
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { NO_MEMO, testEnv, UVU_FLAGS } from './test-env.mjs'
 import { withTestPostgres } from './test-postgres.mjs'
 
+const SELF = fileURLToPath(import.meta.url)
+const GUARD = '--step-guard'
+/** The guard's exit code for a step stopped at its time limit (as GNU timeout's). */
+const TIMED_OUT = 124
+/** The time of the whole run, its steps' own limits aside. */
+const RUN_MINUTES = 16
+
+if (process.argv[2] === GUARD) await guard(Number(process.argv[3]), process.argv[4], process.argv.slice(5))
+
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pattern = process.argv[2] ?? '\\.test\\.ts$'
+const deadline = Date.now() + RUN_MINUTES * 60_000
+const timedOut = []
 let passed = 0
 let failed = 0
 
-function step(name, command, args, { parse, env = {} } = {}) {
+/**
+ * Runs a step, for `minutes` at most and not past the run's deadline. The result has
+ * `timedOut` set when the step was stopped at its limit, or not run for want of time.
+ */
+function step(name, command, args, { parse, env = {}, minutes }) {
   console.log(`\n── ${name}`)
+  const ms = Math.min(minutes * 60_000, deadline - Date.now())
+  if (ms < 1000) {
+    console.log(`   NOT RUN: the run's ${RUN_MINUTES} minutes are up`)
+    timedOut.push(`${name} (not run)`)
+    return { status: null, stdout: '', timedOut: true }
+  }
   const started = performance.now()
-  const result = spawnSync(command, args, {
+  const result = spawnSync(process.execPath, [SELF, GUARD, String(ms), command, ...args], {
     cwd: root,
     encoding: 'utf8',
     stdio: parse ? ['inherit', 'pipe', 'inherit'] : 'inherit',
     env: { ...testEnv(process.env), ...env },
+    // Hint: only if the guard itself stopped answering; it ends the step at `ms`.
+    timeout: ms + 60_000,
+    killSignal: 'SIGKILL',
   })
-  if (parse) process.stdout.write(result.stdout)
+  if (parse) process.stdout.write(result.stdout ?? '')
+  const late = result.status === TIMED_OUT || result.error?.code === 'ETIMEDOUT'
+  if (late) {
+    console.log(`\n   TIMED OUT: ${name}, still running after ${Math.round(ms / 1000)} s, was killed with every process it started`)
+    timedOut.push(name)
+  }
   console.log(`   (${((performance.now() - started) / 1000).toFixed(1)} s)`)
-  return result
+  return { ...result, timedOut: late }
+}
+
+/**
+ * The step guard: runs `command` in a process group of its own and exits with its exit code,
+ * or TIMED_OUT once `ms` have passed. The whole group is killed, at the limit and when the step
+ * ends: a SIGKILL of the step's process alone would leave its children running (c8 runs uvu,
+ * which runs the tests' processes), and a process left holding the step's stdout keeps
+ * spawnSync, and so the run, waiting. The tests' throwaway PostgreSQL servers are in the group;
+ * their watchdogs are detached, outlive it and delete what a killed test left behind.
+ */
+async function guard(ms, command, args) {
+  const child = spawn(command, args, { stdio: 'inherit', detached: true })
+  const group = (signal) => {
+    try {
+      process.kill(-child.pid, signal)
+    } catch {
+      // Every process of the group has ended.
+    }
+  }
+  // Hint: a group of its own no longer gets the terminal's Ctrl+C; the guard passes it on.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => group(signal))
+  let late = false
+  const timer = setTimeout(() => {
+    late = true
+    group('SIGKILL')
+  }, ms)
+  const [code] = await once(child, 'exit')
+  clearTimeout(timer)
+  group('SIGKILL')
+  process.exit(late ? TIMED_OUT : code ?? 1)
 }
 
 // Tests and their helpers are not measured, nor is core's test support (`@frontdesk/core/testing`:
@@ -38,10 +106,10 @@ const EXCLUDE = [
 
 const bin = (name) => `${root}node_modules/.bin/${name}`
 
-const built = step('build', process.execPath, ['scripts/build.mjs'])
+const built = step('build', process.execPath, ['scripts/build.mjs'], { minutes: 4 })
 built.status === 0 ? passed++ : failed++
 
-const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'])
+const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'], { minutes: 4 })
 typed.status === 0 ? passed++ : failed++
 
 const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
@@ -51,9 +119,9 @@ const runs = await withTestPostgres(() => [
     bin('c8'),
     ['--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage', '--include=packages/*/src/**', ...EXCLUDE, ...uvu],
     // Hint: memos on, whatever the caller's environment says; the second run switches them off.
-    { parse: true, env: { [NO_MEMO]: '0' } },
+    { parse: true, env: { [NO_MEMO]: '0' }, minutes: 12 },
   ),
-  step(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { parse: true, env: { [NO_MEMO]: '1' } }),
+  step(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { parse: true, env: { [NO_MEMO]: '1' }, minutes: 12 }),
 ])
 for (const run of runs) count(run)
 
@@ -66,14 +134,15 @@ function count(run) {
   passed += ok
   failed += total - ok
   if (skipped > 0) console.log(`(${skipped} skipped)`)
-  // A crash before uvu's summary still has to count as a failure.
-  if (run.status !== 0 && total - ok === 0) failed++
+  // A crash before uvu's summary still has to count as a failure, and so does a run stopped
+  // at its time limit, whatever it had printed.
+  if (run.timedOut || (run.status !== 0 && total - ok === 0)) failed++
 }
 
 if (pattern === '\\.test\\.ts$') {
   const coverage = step('coverage of packages/core (lines ≥ 90 %)', bin('c8'), [
     'check-coverage', '--all', '--lines=90', '--include=packages/core/src/**', ...EXCLUDE,
-  ])
+  ], { minutes: 2 })
   coverage.status === 0 ? passed++ : failed++
 }
 
@@ -82,9 +151,10 @@ const packed = step(
   'packed packages installed outside the repository (test/)',
   process.execPath,
   ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern, ...UVU_FLAGS],
-  { parse: true },
+  { parse: true, minutes: 5 },
 )
 count(packed)
 
+if (timedOut.length > 0) console.log(`\nOut of time: ${timedOut.join('; ')}`)
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)
