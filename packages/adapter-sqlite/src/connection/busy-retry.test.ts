@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { StorageUnavailableError } from '@frontdesk/core'
-import { isBusyError, withBusyRetry, toStorageError } from './busy-retry.ts'
+import { isBusyError, withBusyRetry, withBusyRetrySync, toStorageError } from './busy-retry.ts'
 
 function sqliteError(code: string): Error {
   return Object.assign(new Error(`driver says ${code}`), { code })
@@ -55,6 +55,41 @@ test('withBusyRetry gives up after the timeout, and does not retry other errors'
   }).catch((e: unknown) => e)
   assert.is(attempts, 1)
   assert.is((constraint as { code: string }).code, 'SQLITE_CONSTRAINT')
+})
+
+test('withBusyRetrySync retries while busy, gives up after the timeout with the driver error, and does not retry other errors', () => {
+  let attempts = 0
+  const result = withBusyRetrySync(1_000, () => {
+    if (++attempts < 4) throw sqliteError('SQLITE_BUSY')
+    return 'done'
+  })
+  assert.is(result, 'done')
+  assert.is(attempts, 4)
+  const busy = sqliteError('SQLITE_BUSY')
+  const started = Date.now()
+  let thrown: unknown
+  try {
+    withBusyRetrySync(50, () => {
+      throw busy
+    })
+  } catch (error) {
+    thrown = error
+  }
+  const waited = Date.now() - started
+  assert.is(thrown, busy)
+  assert.ok(waited >= 45 && waited < 1_000, `waited ${waited} ms`)
+  const other = sqliteError('SQLITE_CONSTRAINT_UNIQUE')
+  attempts = 0
+  try {
+    withBusyRetrySync(1_000, () => {
+      attempts++
+      throw other
+    })
+  } catch (error) {
+    thrown = error
+  }
+  assert.is(thrown, other)
+  assert.is(attempts, 1)
 })
 
 test.run()

@@ -25,17 +25,15 @@ function sqliteCode(error: unknown): string {
  * loop for long. Then throws `StorageUnavailableError` with the last driver error as cause.
  */
 export async function withBusyRetry<T>(timeoutMs: number, attempt: () => T): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let pause = 2
+  const backoff = new Backoff(timeoutMs, 2, 100)
   for (;;) {
     try {
       return attempt()
     } catch (error) {
       if (!isBusyError(error)) throw toStorageError(error)
-      const left = deadline - Date.now()
-      if (left <= 0) throw new StorageUnavailableError('Storage is busy', { cause: error })
-      await sleep(Math.min(pause, left))
-      pause = Math.min(pause * 2, 100)
+      const pause = backoff.next()
+      if (pause === null) throw new StorageUnavailableError('Storage is busy', { cause: error })
+      await sleep(pause)
     }
   }
 }
@@ -46,17 +44,37 @@ export async function withBusyRetry<T>(timeoutMs: number, attempt: () => T): Pro
  * then throws the last driver error.
  */
 export function withBusyRetrySync<T>(timeoutMs: number, attempt: () => T): T {
-  const deadline = Date.now() + timeoutMs
-  let pause = 1
+  const backoff = new Backoff(timeoutMs, 1, 50)
   for (;;) {
     try {
       return attempt()
     } catch (error) {
-      const left = deadline - Date.now()
-      if (!isBusyError(error) || left <= 0) throw error
-      Atomics.wait(PAUSE, 0, 0, Math.min(pause, left))
-      pause = Math.min(pause * 2, 50)
+      const pause = isBusyError(error) ? backoff.next() : null
+      if (pause === null) throw error
+      Atomics.wait(PAUSE, 0, 0, pause)
     }
+  }
+}
+
+/** Pauses between attempts on a busy database, doubling from `first` to `max` ms, none once `timeoutMs` from its making have passed. */
+class Backoff {
+  readonly #deadline: number
+  readonly #max: number
+  #pause: number
+
+  constructor(timeoutMs: number, first: number, max: number) {
+    this.#deadline = Date.now() + timeoutMs
+    this.#pause = first
+    this.#max = max
+  }
+
+  /** The next pause in ms, or `null` when the time is up. */
+  next(): number | null {
+    const left = this.#deadline - Date.now()
+    if (left <= 0) return null
+    const pause = Math.min(this.#pause, left)
+    this.#pause = Math.min(this.#pause * 2, this.#max)
+    return pause
   }
 }
 
