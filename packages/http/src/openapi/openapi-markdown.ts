@@ -34,7 +34,7 @@ function escapeCell(text: string): string {
 /**
  * The API reference as Markdown, generated from the OpenAPI document: one table of every
  * operation (method, path, purpose, permission, statuses) and one of every error code with
- * its status. `npm run docs:api` prints it for the README.
+ * its status. `npm run docs:api` writes it into the README (the whole reference is `openApiReference`).
  */
 export function openApiMarkdown(doc: JsonSchema): string {
   const lines = [

@@ -66,7 +66,7 @@ const filterValue: JsonSchema = { type: ['string', 'number', 'boolean'] }
 const SEARCH_FILTER: JsonSchema = {
   type: 'object',
   description:
-    'Custom-field filter. Keys are `custom_<field name>` of the category (or of any category without `category_id`). A plain value means `eq`; ' +
+    'Custom-field filter. Keys are `custom_<field name>` of the category (or of any category without `category_id` or `category_code`). A plain value means `eq`; ' +
     'an object combines operators (`{"gte": 10, "lt": 20}`). `gt`, `gte`, `lt`, `lte` apply to number and date fields; `in` takes 1 to ' +
     `${MAX_IN_VALUES} values. At most ${MAX_FILTER_FIELDS} fields. An unknown field or operator is a 400.`,
   maxProperties: MAX_FILTER_FIELDS,
@@ -86,6 +86,17 @@ const SEARCH_FILTER: JsonSchema = {
   },
 }
 
+/** What the search body's fields mean (the converter knows their shape, not their sense). */
+const SEARCH_DESCRIPTIONS: Record<string, string> = {
+  query: 'The words to find.',
+  category_id: 'Only items of the category with this id (an unknown or inactive one finds nothing).',
+  category_code: 'Only items of the category with this code, as in the content list; with `category_id` too, both must name the same category (else nothing is found).',
+  tags: 'Only items carrying any of these tag names (OR; the content list’s `tags` is AND).',
+  sort: '`relevance` (the default: highest score first, ties by id), `published_at:asc|desc` or `custom_<field name>:asc|desc` (items lacking the field come last).',
+  from: 'How many results to skip.',
+  size: 'Results per page.',
+}
+
 /**
  * The request schemas of `/v1`, derived from core's valibot schemas. Where a schema
  * transforms its input (the list's comma lists, `limit` read from text) the *input* shape is
@@ -97,7 +108,11 @@ export function requestSchemas(): { listParameters: Record<string, JsonSchema>; 
   // Hint: query values are text on the wire; tools generate better clients from the integer.
   listParameters.limit = { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit }
   const search = inputJsonSchema(SearchRequestSchema)
-  const searchProperties = { ...(search.properties as Record<string, JsonSchema>), filter: SEARCH_FILTER }
+  const searchProperties: Record<string, JsonSchema> = { ...(search.properties as Record<string, JsonSchema>), filter: SEARCH_FILTER }
+  for (const [name, text] of Object.entries(SEARCH_DESCRIPTIONS)) {
+    const property = searchProperties[name]
+    if (property !== undefined) searchProperties[name] = describe(property, text)
+  }
   const inquiry = inputJsonSchema(InquirySchema)
   return {
     listParameters,
