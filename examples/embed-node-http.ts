@@ -1,11 +1,14 @@
 // Embedding frontdesk in an existing node:https service, next to the service's own routes.
 //
-//   npm install @frontdesk/core @frontdesk/adapter-sqlite @frontdesk/http
+//   npm install /path/to/frontdesk/dist-packages/*.tgz tsx   # `npm run pack` in the checkout first
+//   # once published: npm install @frontdesk/core @frontdesk/adapter-sqlite @frontdesk/search @frontdesk/http @frontdesk/cli tsx
+//   npx frontdesk --db ./frontdesk.db tenant create acme   # the CLI makes the database, tenants, keys, imports
 //   FRONTDESK_DB=./frontdesk.db TLS_CERT=cert.pem TLS_KEY=key.pem PORT=8443 npx tsx examples/embed-node-http.ts
 //
 // (tsx runs TypeScript as it is; compile it with tsc for production.) In this repository
-// `npm install` builds the packages and the same command works. Without TLS_CERT/TLS_KEY it
-// makes a throw-away self-signed certificate for localhost.
+// `npm install` builds the packages and the same command works. cert.pem and key.pem are your
+// certificate, or one for localhost made as the README's embedding section shows (openssl);
+// without TLS_CERT/TLS_KEY it makes a throw-away self-signed certificate for localhost.
 // The service keeps `/` and `/healthz` for itself; `/v1/...` is frontdesk's, served with the
 // same checks, errors and headers as `frontdesk serve`.
 import { readFileSync } from 'node:fs'

@@ -1,6 +1,7 @@
-// The packages as a user gets them: every workspace package is packed (`npm pack`, which runs
-// its `prepack` build), the tarballs are installed into a scratch project in a temporary
-// directory outside the repository, and there, with plain `node` (no tsx, no conditions, no
+// The packages as a user gets them: every workspace package is packed as the README says
+// (`npm run pack`, whose `npm pack` runs each package's `prepack` build, into ./dist-packages),
+// the tarballs are installed (`npm install <checkout>/dist-packages/*.tgz`) into a scratch
+// project in a temporary directory outside the repository, and there, with plain `node` (no tsx, no conditions, no
 // workspace links), a service embeds core + adapter-sqlite + http in a node:http server and the
 // client talks to it; the CLI runs through `npx frontdesk`; `tsc` type-checks a consumer file,
 // the examples and the README's snippets against the published declarations; and the examples
@@ -68,15 +69,15 @@ const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modu
 
 test.before(() => {
   scratch = mkdtempSync(join(tmpdir(), 'frontdesk-packed-'))
-  const tarballs = join(scratch, 'tarballs')
-  mkdirSync(tarballs)
-  const packed = JSON.parse(ok(run('npm', ['pack', '--workspaces', '--pack-destination', tarballs, '--json', '--loglevel=error'], { cwd: root, timeout: 120_000 }), 'npm pack')) as { name: string; filename: string }[]
-  assert.equal(packed.map((p) => p.name).sort(), workspaces.map((w) => w.name).sort())
+  // The README's way to install from a checkout: `npm run pack`, then every tarball of ./dist-packages.
+  ok(run('npm', ['run', 'pack'], { cwd: root, timeout: 120_000 }), 'npm run pack')
+  const tarballs = join(root, 'dist-packages')
+  const packed = readdirSync(tarballs).filter((name) => name.endsWith('.tgz'))
+  assert.equal(packed.map((file) => file.replace(/-\d+\.\d+\.\d+\.tgz$/, '')).sort(), workspaces.map((w) => w.name.replace('@', '').replace('/', '-')).sort())
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', overrides: { 'better-sqlite3': version('better-sqlite3') } }, null, 2))
-  ok(
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...packed.map((p) => join(tarballs, p.filename)), `@types/node@${version('@types/node')}`, `tsx@${version('tsx')}`], { timeout: 180_000 }),
-    'npm install',
-  )
+  // Hint: through a shell, so that the README's glob is what selects the tarballs.
+  const install = 'npm install --prefer-offline --no-audit --no-fund --ignore-scripts --loglevel=error "$0"/dist-packages/*.tgz "$1" "$2"'
+  ok(run('sh', ['-c', install, root, `@types/node@${version('@types/node')}`, `tsx@${version('tsx')}`], { timeout: 180_000 }), 'npm install')
   const addon = 'node_modules/better-sqlite3/build/Release'
   mkdirSync(join(scratch, addon), { recursive: true })
   copyFileSync(join(root, addon, 'better_sqlite3.node'), join(scratch, addon, 'better_sqlite3.node'))
@@ -178,6 +179,17 @@ function readmeSnippet(heading: string): string {
   const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at))
   assert.ok(block?.[1], `a ts block under ${heading}`)
   return block[1]
+}
+
+/** The command starting with `start` in the first ```sh block after `heading` in the README, its `\` continuations joined. */
+function readmeCommand(heading: string, start: string): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const at = readme.indexOf(`\n${heading}\n`)
+  assert.ok(at >= 0, heading)
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1] ?? ''
+  const command = /^(?:[^\n]*\\\n)*[^\n]*/.exec(block.slice(block.indexOf(`\n${start}`) + 1))?.[0] ?? ''
+  assert.ok(command.startsWith(start), `a ${start}command under ${heading}`)
+  return command.replaceAll('\\\n', ' ')
 }
 
 test('tsc type-checks a consumer, the examples and the README snippets against the published declarations', () => {
@@ -289,7 +301,8 @@ test('the examples and the README snippets run as printed', async () => {
   // examples/keys-and-import.sh, with `frontdesk` from node_modules/.bin on the PATH.
   assert.match(ok(run('bash', ['examples/keys-and-import.sh'], { env: { FRONTDESK_DB: db } }), 'keys-and-import.sh'), /Imported 11 records/)
   const key = (JSON.parse(ok(run('npx', ['--no-install', 'frontdesk', 'key', 'create', '--tenant', 'acme', '--name', 'test', '--permissions', 'cms:read', '--json'], { env: { FRONTDESK_DB: db } }), 'key create')) as { key: string }).key
-  ok(run(process.execPath, ['--input-type=module', '-e', "import { writeFileSync } from 'node:fs'; import { createDevCert } from '@frontdesk/http'; const { cert, key } = await createDevCert(); writeFileSync('cert.pem', cert); writeFileSync('key.pem', key)"]), 'certificate')
+  // cert.pem and key.pem as the README's embedding section makes them.
+  ok(run('sh', ['-c', readmeCommand('## Embedding frontdesk in a Node service', 'openssl ')]), 'the README\'s openssl line')
   const ca = readFileSync(join(scratch, 'cert.pem'), 'utf8')
   const trust = { NODE_EXTRA_CA_CERTS: join(scratch, 'cert.pem') }
 

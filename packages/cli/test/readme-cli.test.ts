@@ -105,15 +105,23 @@ test('errors are one line on stderr with exit code 1, as the README says', async
   assert.ok(prose.includes('`frontdesk` alone prints the usage on stdout and exits 1'))
 })
 
-test('the install lines name packages that exist, and the README no longer promises "published packages"', () => {
+test('the install lines name packages that exist, the way that works from a checkout comes first, and the README no longer promises "published packages"', () => {
   const names = new Set(['core', 'search', 'adapter-sqlite', 'adapter-postgres', 'http', 'cli', 'client'].map((name) => (JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')) as { name: string }).name))
   const installs = readme.match(/npm install( --global)? @frontdesk\/[^\n#`]+/g) ?? []
   assert.ok(installs.length >= 3, installs.join('\n'))
   for (const install of installs) {
     for (const name of install.match(/@frontdesk\/[a-z-]+/g) ?? []) assert.ok(names.has(name), `${name} in ${install}`)
   }
-  assert.ok(readme.includes('npm install @frontdesk/core @frontdesk/adapter-sqlite @frontdesk/search @frontdesk/http\n'))
-  assert.match(readme.slice(readme.indexOf('## Running it for real')), /^## Running it for real\n\n```sh\nnpm install @frontdesk\/cli /)
+  // The embedding section names every package its snippet and `npx frontdesk` need.
+  const embedding = readme.slice(readme.indexOf('## Embedding frontdesk in a Node service'), readme.indexOf('## Using the client'))
+  assert.ok(embedding.includes('npm install @frontdesk/core @frontdesk/adapter-sqlite @frontdesk/search @frontdesk/http @frontdesk/cli tsx\n'))
+  // Until the packages are published, the way that works: `npm run pack`, then every tarball.
+  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+  assert.is(scripts['pack'], 'node scripts/pack.mjs')
+  const running = readme.slice(readme.indexOf('## Running it for real'))
+  assert.ok(running.includes('`npm run pack` writes every package\'s tarball into `./dist-packages/`'))
+  assert.match(running, /```sh\nnpm install \/path\/to\/frontdesk\/dist-packages\/\*\.tgz /)
+  assert.match(embedding, /```sh\nnpm install \/path\/to\/frontdesk\/dist-packages\/\*\.tgz tsx /)
   for (const file of ['README.md', 'examples/embed-node-http.ts', 'examples/README.md']) {
     assert.not.ok(readFileSync(join(root, file), 'utf8').includes('published packages'), file)
   }
