@@ -1,7 +1,8 @@
 // `npm test`: build the packages, type-check the repo, run every package's uvu tests under c8,
 // run them all again with every memo and cache switched off (FRONTDESK_NO_MEMO=1: each memo
 // must change speed only), check core's coverage, pack and install the packages outside the
-// repository (test/), and end with one line `N passed, N failed` (read by CI).
+// repository and run the client on Bun, Deno and workerd (test/), and end with one line
+// `N passed, N failed` (read by CI).
 //
 // Every step has a time limit, and the whole run one (CI allows 20 minutes, `npm ci`
 // included; a full run takes about 9): a step still running at its limit is killed with every
@@ -148,10 +149,10 @@ if (pattern === '\\.test\\.ts$') {
 
 // Not under c8: it runs the packed dist/ in child processes outside the repository.
 const packed = step(
-  'packed packages installed outside the repository (test/)',
+  'packed packages installed outside the repository, the client on Bun, Deno and workerd (test/)',
   process.execPath,
   ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern, ...UVU_FLAGS],
-  { parse: true, minutes: 5 },
+  { parse: true, minutes: 6 },
 )
 count(packed)
 

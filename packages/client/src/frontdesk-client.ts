@@ -13,9 +13,12 @@ export interface FrontdeskClientOptions {
   /** Where the API is served, without `/v1`: e.g. `https://cms.example.com`. Must be `https://` unless `allowHttp`. */
   baseUrl: string
   /**
-   * Accept an `http://` `baseUrl`. The key then travels unencrypted, and frontdesk itself
-   * answers plain HTTP only from a trusted proxy that says `X-Forwarded-Proto: https`: use it
-   * only to reach a server on the same host or through such a proxy. Default false.
+   * Accept an `http://` `baseUrl`: the address of a proxy on your side that carries the
+   * request on over TLS (a service-mesh sidecar, an egress proxy); the key travels
+   * unencrypted up to it. frontdesk itself answers plain HTTP only from its trusted proxy
+   * saying `X-Forwarded-Proto: https`, so a `serve --behind-proxy` port called directly, even
+   * from the same host, answers 403 `HTTPS_REQUIRED`: call its proxy's `https://` address.
+   * Default false.
    */
   allowHttp?: boolean
   /** A tenant API key (`fdk_…`). Keep it on the server: never ship it to browsers. */
@@ -95,7 +98,7 @@ export class FrontdeskClient {
     if (/^http:/i.test(options.baseUrl) && options.allowHttp !== true) {
       throw new TypeError(
         `baseUrl ${options.baseUrl} is plain http: the API key would travel unencrypted. Use https://, ` +
-          'or pass allowHttp: true for a server on the same host or behind a TLS-terminating proxy you trust',
+          'or pass allowHttp: true for a proxy of yours that carries the request on over TLS (a service-mesh sidecar)',
       )
     }
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '')

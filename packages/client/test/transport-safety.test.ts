@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FetchLike } from '@frontdesk/client'
-import { FrontdeskCertificateError, FrontdeskClient } from '@frontdesk/client'
+import { FrontdeskApiError, FrontdeskCertificateError, FrontdeskClient } from '@frontdesk/client'
 import { createHandler } from '@frontdesk/http'
 // Hint: the HTTPS test server is a test utility of @frontdesk/http, not part of any package's API.
 import type { TestServer } from '../../http/test/util/test-server.ts'
@@ -65,7 +65,7 @@ test('a network error that is not about certificates stays the runtime error', a
   assert.not.instance(error, FrontdeskCertificateError)
 })
 
-test('an http:// base URL is refused unless allowHttp is set; with it, a proxied plain-HTTP server answers', async () => {
+test('an http:// base URL is refused unless allowHttp is set; with it, a server behind a proxy answers what the proxy vouches for', async () => {
   const plain = http.createServer(createHandler(server.frontdesk))
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
   try {
@@ -76,6 +76,13 @@ test('an http:// base URL is refused unless allowHttp is set; with it, a proxied
     // As behind a TLS-terminating proxy on this host: frontdesk trusts loopback's X-Forwarded-Proto.
     const cms = new FrontdeskClient({ baseUrl, apiKey: key, allowHttp: true, headers: { 'x-forwarded-proto': 'https' } })
     assert.equal(await cms.categories.list(), [])
+    // Called directly, bypassing the proxy, even from its host: refused, and told why (as the README says).
+    const direct = new FrontdeskClient({ baseUrl, apiKey: key, allowHttp: true, retry: { retries: 0 } })
+    const refused = (await direct.categories.list().catch((e: unknown) => e)) as FrontdeskApiError
+    assert.instance(refused, FrontdeskApiError)
+    assert.is(refused.status, 403)
+    assert.is(refused.code, 'HTTPS_REQUIRED')
+    assert.match(refused.message, /only when its trusted proxy says the client used HTTPS \(X-Forwarded-Proto: https\); call the proxy's https:\/\/ address/)
   } finally {
     plain.closeAllConnections()
     await new Promise((resolve) => plain.close(resolve))

@@ -63,7 +63,7 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
     // Hint: without a `checkContinue` listener Node has already sent 100 Continue; sending it twice is harmless.
     const expectsContinue = /^100-continue$/i.test(request.headers.expect ?? '')
     const body = bodyReader(request, expectsContinue ? () => response.writeContinue() : undefined)
-    handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, remoteAddress }, options)
+    handle(frontdesk, { method: request.method ?? 'GET', url, headers: request.headers, body: (limit) => body.read(limit), secure, fromTrustedProxy: fromProxy, remoteAddress }, options)
       .then((result) => {
         sent.caller = result.caller
         // Hint: a client that ignored an earlier 429's Retry-After on this connection loses the connection.
@@ -102,7 +102,7 @@ export function createConnectListener(frontdesk: Frontdesk, options: HandlerOpti
     const fromProxy = isTrustedProxy(request.socket.remoteAddress)
     const secure = (request.socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
     const url = request.url ?? '/'
-    const target: HttpRequest = { method: 'CONNECT', url, headers: request.headers, body: Buffer.alloc(0), secure }
+    const target: HttpRequest = { method: 'CONNECT', url, headers: request.headers, body: Buffer.alloc(0), secure, fromTrustedProxy: fromProxy }
     void handle(frontdesk, target, options).then(
       (result) => (socket.writable ? writeRawAnswer(socket, result) : socket.destroy()),
       () => socket.destroy(),

@@ -19,6 +19,11 @@ export interface HttpRequest {
   /** Whether the client's connection is HTTPS: a TLS socket, or a trusted proxy said so. */
   secure: boolean
   /**
+   * Whether a plain connection came from a trusted proxy (which then did not say
+   * `X-Forwarded-Proto: https`); only makes the `HTTPS_REQUIRED` message say so.
+   */
+  fromTrustedProxy?: boolean
+  /**
    * The client's address, for logs and the per-address limit on failed authentications: the
    * socket's peer, or the `X-Forwarded-For` client a trusted proxy reports.
    */

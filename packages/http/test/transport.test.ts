@@ -136,7 +136,14 @@ test('behind a proxy, anything not vouched for as HTTPS is 403 HTTPS_REQUIRED an
     for (const headers of forged) {
       const res = await plainRequest(port, '/v1/cms/categories', { 'x-api-key': key, ...headers })
       assert.is(res.status, 403, JSON.stringify(headers))
-      assert.equal(JSON.parse(res.body), { error: { code: 'HTTPS_REQUIRED', message: 'HTTPS is required' } })
+      // The caller is on the proxy's (loopback) address: told that only the proxy's word opens plain HTTP.
+      assert.equal(JSON.parse(res.body), {
+        error: {
+          code: 'HTTPS_REQUIRED',
+          message:
+            "HTTPS is required: this server serves plain HTTP only when its trusted proxy says the client used HTTPS (X-Forwarded-Proto: https); call the proxy's https:// address, not this port",
+        },
+      })
       assert.is(res.headers.location, undefined)
       assert.is(res.headers['strict-transport-security'], undefined)
     }
@@ -153,7 +160,7 @@ test('behind a proxy, a forged X-Forwarded-Proto from an untrusted peer is refus
   try {
     const res = await plainRequest(port, '/v1/cms/categories', { 'x-api-key': key, 'x-forwarded-proto': 'https' })
     assert.is(res.status, 403)
-    assert.is(JSON.parse(res.body).error.code, 'HTTPS_REQUIRED')
+    assert.equal(JSON.parse(res.body).error, { code: 'HTTPS_REQUIRED', message: "HTTPS is required: call the service's https:// address" })
   } finally {
     await closeServer(proxied)
   }
