@@ -105,7 +105,7 @@ test('error responses become FrontdeskApiError with status, code, message, detai
   assert.equal(invalid.details.map((d) => d.field).sort(), ['limit', 'sort'])
   const forbidden = (await client({ apiKey: inquiryKey }).contents.list().catch((error: unknown) => error)) as FrontdeskApiError
   assert.is(forbidden.status, 403)
-  assert.is(forbidden.message, 'Insufficient permissions')
+  assert.is(forbidden.message, 'Insufficient permissions: this endpoint needs cms:read (or cms:*); this key has inquiry:create')
   assert.is(attempts.length, 3, 'client errors are not retried')
 })
 

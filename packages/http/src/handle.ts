@@ -49,7 +49,7 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
   try {
     const [pathname = '', search = ''] = splitTarget(request.url)
     if (pathname === HEALTH_PATH) return await health(frontdesk, request.method, headers)
-    if (!request.secure) throw new RequestRefusedError('HTTPS_REQUIRED', 'HTTPS is required')
+    if (!request.secure) throw new RequestRefusedError('HTTPS_REQUIRED', httpsRequiredMessage(request))
     if (pathname === OPENAPI_PATH) {
       if (request.method === 'GET' || request.method === 'HEAD') return openApiResponse(headers, headerValue(request.headers['if-none-match']))
       headers.allow = 'GET, HEAD'
@@ -65,6 +65,7 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
       apiKey: headerValue(request.headers['x-api-key']) ?? null,
       authorization: request.headers.authorization !== undefined,
     }
+    if (credentials.apiKey === null && search !== '' && hasKeyParameter(search)) credentials.keyElsewhere = true
     if (request.remoteAddress) credentials.clientAddress = request.remoteAddress
     const principal = await frontdesk.authenticate(credentials, OPERATIONS[match.route.operation])
     caller = { tenant: principal.tenant.code, keyId: principal.key.id }
@@ -83,6 +84,31 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     else if (isUnavailable(error)) reportUnavailable(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
     return caller === undefined ? response : { ...response, caller }
   }
+}
+
+/** Query parameter names under which clients put API keys. */
+const KEY_PARAMETERS: ReadonlySet<string> = new Set(['api_key', 'apikey', 'api-key', 'x-api-key', 'x_api_key', 'key', 'token', 'access_token'])
+
+/** Whether a query string carries an API key: under a name for one, or a value shaped like one. */
+function hasKeyParameter(search: string): boolean {
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (KEY_PARAMETERS.has(name.toLowerCase()) || /fd[kp]_[0-9a-z]{8,}/i.test(value)) return true
+  }
+  return false
+}
+
+/**
+ * Why a plain request is refused. A trusted proxy that did not say `X-Forwarded-Proto: https`
+ * may be forwarding a client's clear-text request, or the caller bypassed the proxy (a process
+ * on the proxy's host): either way the key crossed a network in clear, or could have, so it
+ * is refused, and the message says what would be served.
+ */
+function httpsRequiredMessage(request: HttpRequest): string {
+  if (request.fromTrustedProxy !== true) return 'HTTPS is required: call the service\'s https:// address'
+  return (
+    'HTTPS is required: this server serves plain HTTP only when its trusted proxy says the client used HTTPS (X-Forwarded-Proto: https); ' +
+    'call the proxy\'s https:// address, not this port'
+  )
 }
 
 /**

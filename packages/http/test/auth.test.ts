@@ -35,12 +35,18 @@ test('a request without X-API-Key is 401 "API key required"', async () => {
   assert.equal(res.body, { error: { code: 'UNAUTHORIZED', message: 'API key required' } })
 })
 
-test('a key sent only as a query parameter is not accepted', async () => {
+test('a key sent only as a query parameter is not accepted, and the 401 says where it belongs', async () => {
+  const told = 'API key required: send it in the X-API-Key header (a key in the URL is never accepted)'
   for (const name of ['api_key', 'apiKey', 'x-api-key', 'key']) {
     const res = await get({}, `/v1/cms/categories?${name}=${readKey}`)
     assert.is(res.status, 401, name)
-    assert.is(res.body.error.message, 'API key required')
+    assert.equal(res.body.error, { code: 'UNAUTHORIZED', message: told }, name)
   }
+  // A key under any other name is recognised by its shape; a list's own parameters are not keys.
+  assert.is((await get({}, `/v1/cms/contents?category_code=news&k=${readKey}`)).body.error.message, told)
+  assert.is((await get({}, '/v1/cms/contents?category_code=news&limit=5')).body.error.message, 'API key required')
+  // With the header, the key in the URL changes nothing: the header's key is the one checked.
+  assert.is((await get({ 'x-api-key': readKey }, `/v1/cms/categories?api_key=${readKey}`)).status, 200)
 })
 
 test('an unknown key is 401 "Invalid API key"', async () => {
@@ -88,10 +94,10 @@ test('a valid key alongside an Authorization header is served', async () => {
   assert.is((await get({ authorization: 'Bearer x', 'x-api-key': readKey })).status, 200)
 })
 
-test('a key lacking the permission is 403 FORBIDDEN "Insufficient permissions", before the body is looked at', async () => {
+test('a key lacking the permission is 403 FORBIDDEN "Insufficient permissions" naming what the endpoint needs, before the body is looked at', async () => {
   const res = await server.request('POST', '/v1/cms/search', { headers: { 'x-api-key': readKey, 'content-type': 'text/plain' }, body: 'not json' })
   assert.is(res.status, 403)
-  assert.equal(res.body, { error: { code: 'FORBIDDEN', message: 'Insufficient permissions' } })
+  assert.equal(res.body, { error: { code: 'FORBIDDEN', message: 'Insufficient permissions: this endpoint needs cms:search (or cms:*); this key has cms:read' } })
   const inquiry = await get({ 'x-api-key': readKey }, '/v1/inquiries/categories')
   assert.is(inquiry.status, 403)
   const inquiryKey = await server.key('acme', ['inquiry:create'])

@@ -50,6 +50,7 @@ test.before(async () => {
     records: [
       { record: { kind: 'category', code: 'news', name: 'News' }, location: '0' },
       { record: { kind: 'content', slug: 'theirs', title: 'Theirs', category_code: 'news', status: 'published', published_at: '2025-01-01T00:00:00Z' }, location: '1' },
+      { record: { kind: 'category', code: 'events', name: 'Events' }, location: '2' },
     ],
   })
   for (const tenant of ['acme', 'other']) {
@@ -228,12 +229,25 @@ test('categories: active ones by sort then code; detail with fields; inactive is
   assertNotFound(await get('/v1/cms/categories/cat_nope'), 'unknown')
 })
 
+test('a category code where the path takes an id is 404 with a hint naming the id; an inactive or foreign code gets none', async () => {
+  const byCode = await get('/v1/cms/categories/news')
+  assert.is(byCode.status, 404)
+  assert.equal(byCode.body.error, {
+    code: 'NOT_FOUND',
+    message: `Category not found: "news" is a category code; this path takes the category's id (${id('news')}), as GET /v1/cms/categories lists them`,
+  })
+  assert.equal((await get('/v1/cms/categories/hidden')).body.error, { code: 'NOT_FOUND', message: 'Category not found' }, 'an inactive category stays unknown')
+  assert.equal((await get('/v1/cms/categories/nope')).body.error, { code: 'NOT_FOUND', message: 'Category not found' })
+  const otherOnly = await get('/v1/cms/categories/events')
+  assert.equal(otherOnly.body.error, { code: 'NOT_FOUND', message: 'Category not found' }, 'another tenant’s code is not hinted at')
+})
+
 test('a key without cms:read gets 403 on every content endpoint', async () => {
   const searchOnly = await server.key('acme', ['cms:search'])
   for (const path of ['/v1/cms/contents', `/v1/cms/contents/${id('welcome')}`, '/v1/cms/contents/slug/welcome', '/v1/cms/categories', `/v1/cms/categories/${id('news')}`]) {
     const res = await server.request('GET', path, { headers: { 'x-api-key': searchOnly } })
     assert.is(res.status, 403, path)
-    assert.equal(res.body, { error: { code: 'FORBIDDEN', message: 'Insufficient permissions' } })
+    assert.equal(res.body, { error: { code: 'FORBIDDEN', message: 'Insufficient permissions: this endpoint needs cms:read (or cms:*); this key has cms:search' } })
   }
 })
 

@@ -110,7 +110,7 @@ api('a key without inquiry:create gets 403 before its body is looked at', async 
   const reader = await world.server.key(world.tenant.code, ['cms:*'])
   const response = await world.server.request('POST', '/v1/inquiries', { headers: { 'x-api-key': reader }, body: { bad: true } })
   assert.is(response.status, 403)
-  assert.equal(response.body, { error: { code: 'FORBIDDEN', message: 'Insufficient permissions' } })
+  assert.equal(response.body, { error: { code: 'FORBIDDEN', message: 'Insufficient permissions: this endpoint needs inquiry:create; this key has cms:*' } })
   const none = await world.server.request('POST', '/v1/inquiries', { body: BODY })
   assert.is(none.status, 401)
   assert.is(await inquiryCount(world), 0)

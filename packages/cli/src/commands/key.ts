@@ -92,11 +92,19 @@ export async function keyChange(ctx: Context, action: KeyAction, keyId: string, 
   return record
 }
 
-/** Parses `--permissions`: names separated by single commas, none empty (`cms:read,,` is a typo, not one permission). */
+/**
+ * Parses `--permissions`: names separated by commas, white space around a name ignored
+ * (`"cms:read, cms:search"`), none empty (`cms:read,,` is a typo, not one permission). Names
+ * separated otherwise (spaces, `;`) are refused as such, not as one unknown name.
+ */
 export function parsePermissionList(text: string): string {
   const names = text.split(',').map((name) => name.trim())
   if (names.some((name) => name === '')) {
     throw new InvalidArgumentError('has an empty entry: separate permission names with single commas, e.g. cms:read,cms:search')
+  }
+  const joined = names.find((name) => /[\s;|]/.test(name))
+  if (joined !== undefined) {
+    throw new InvalidArgumentError(`has "${joined}": separate permission names with commas (spaces after a comma are fine), e.g. "cms:read, cms:search"`)
   }
   return names.join(',')
 }

@@ -89,6 +89,8 @@ test('refused keys: unknown permission, personal with permissions, bad rate limi
     [[...base, '--permissions', 'cms:read,,'], /^frontdesk: option '--permissions <list>' argument 'cms:read,,' is invalid\. has an empty entry: separate permission names with single commas/],
     [[...base, '--permissions', ',cms:read'], /has an empty entry/],
     [[...base, '--permissions', ''], /has an empty entry/],
+    [[...base, '--permissions', 'cms:read cms:search'], /argument 'cms:read cms:search' is invalid\. has "cms:read cms:search": separate permission names with commas \(spaces after a comma are fine\), e\.g\. "cms:read, cms:search"$/],
+    [[...base, '--permissions', 'cms:read;cms:search'], /has "cms:read;cms:search": separate permission names with commas/],
     [[...base, '--permissions', 'cms:read', '--rate-limit', '-1'], /^frontdesk: option '--rate-limit <n>' argument '-1' is invalid\. must be an integer/],
     [[...base, '--permissions', 'cms:read', '--rate-limit', '2.5'], /^frontdesk: option '--rate-limit <n>' argument '2\.5' is invalid/],
     [['key', 'create', '--tenant', 'acme', '--permissions', 'cms:read'], /^frontdesk: required option '--name <name>' not specified$/],
@@ -103,6 +105,15 @@ test('refused keys: unknown permission, personal with permissions, bad rate limi
     assert.match(result.stderr.trimEnd(), message)
   }
   assert.equal(JSON.parse((await f.run(['key', 'list', '--tenant', 'acme', '--json'])).stdout), [], 'nothing was created')
+})
+
+test('--permissions takes names separated by commas, with or without spaces after them', async ({ f }) => {
+  await f.run(['tenant', 'create', 'acme'])
+  for (const list of ['cms:read, cms:search', ' cms:read ,cms:search ', 'cms:read,cms:search']) {
+    const created = await f.run(['key', 'create', '--tenant', 'acme', '--name', 'web', '--permissions', list, '--json'])
+    assert.is(created.code, 0, created.stderr)
+    assert.equal((JSON.parse(created.stdout) as { permissions: string[] }).permissions, ['cms:read', 'cms:search'], list)
+  }
 })
 
 test('a personal key is created without permissions', async ({ f }) => {

@@ -40,10 +40,20 @@ ndjson('reads one record a line, located by line number, skipping blank lines an
   ])
 })
 
-ndjson('a line that is not JSON is named by its number', async () => {
+ndjson('a line that is not JSON is named by its line and column (in characters), as in a JSON document', async () => {
   const error = await failure(readNdjson(chunked('{"kind":"tag","name":"a"}\n{"kind": tag}\n', 7)))
   assert.instance(error, UsageError)
-  assert.match(error.message, /^line 2: not valid JSON \(/)
+  assert.is(error.message, 'line 2, column 11: not valid JSON: unexpected "a"')
+  const cases: [string, string][] = [
+    ['{"name":"日本"x}', 'line 1, column 13: not valid JSON: unexpected "x"'],
+    ['{"a":1,}', 'line 1, column 8: not valid JSON: unexpected "}"'],
+    ['\uFEFF  {"a" 1}\r', 'line 1, column 8: not valid JSON: unexpected "1"'],
+    ["{'a':1}", 'line 1, column 2: not valid JSON: unexpected "\'"'],
+    ['{"a":1}{"b":2}', 'line 1, column 8: not valid JSON: unexpected "{"'],
+    ['{"a":[1,2', 'line 1: not valid JSON: the line ends before the value does'],
+    ['{"a":"x', 'line 1: not valid JSON: the line ends in the middle of a value'],
+  ]
+  for (const [line, message] of cases) assert.is((await failure(readNdjson(chunked(`${line}\n`, 3)))).message, message, line)
 })
 
 ndjson('a line longer than the bound is refused as soon as the bound is passed, not at its end', async () => {

@@ -39,7 +39,7 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
   const { apiKey } = credentials
   if (apiKey === null) {
     if (credentials.authorization) throw credentialNotAllowed()
-    throw new AuthError('UNAUTHORIZED', 'API key required')
+    throw new AuthError('UNAUTHORIZED', credentials.keyElsewhere === true ? 'API key required: send it in the X-API-Key header (a key in the URL is never accepted)' : 'API key required')
   }
   // A key with a bad shape or checksum is refused without touching storage.
   const parsed = parseApiKey(apiKey, ctx.memo)
@@ -51,7 +51,7 @@ export async function authenticate(ctx: Context, credentials: Credentials, requi
   if (key.disabled_at !== null) throw new AuthError('API_KEY_DISABLED', 'API key is disabled', { caller })
   const rateLimit = await ctx.rateLimiter.take(`key:${key.id}`, key.rate_limit ?? ctx.defaultRateLimit)
   if (!rateLimit.allowed) throw new RateLimitedError(rateLimit.retryAfter, rateLimit, { caller })
-  if (!hasPermission(key.permissions, required)) throw new ForbiddenError({ caller })
+  if (!hasPermission(key.permissions, required)) throw new ForbiddenError({ caller, required, granted: key.permissions })
   await touch(ctx, key.id, key.last_used_at)
   return { tenant, key, rateLimit }
 }

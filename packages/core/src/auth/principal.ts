@@ -20,6 +20,11 @@ export interface Credentials {
   /** Whether an `Authorization` header (OAuth / MCP) was present. */
   authorization: boolean
   /**
+   * Whether the request carried something like a key elsewhere (a query parameter): never
+   * accepted, only named in the 401's message, so its sender learns where the key belongs.
+   */
+  keyElsewhere?: boolean
+  /**
    * The client's address, when the edge knows it. Failed authentications are rate limited
    * per address, so nobody can guess keys at speed.
    */

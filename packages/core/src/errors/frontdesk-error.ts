@@ -57,12 +57,19 @@ export class AuthError extends FrontdeskError {
   static override readonly tracesStack = false
 }
 
-/** The key is valid but lacks the endpoint's permission (403 `FORBIDDEN`). */
+/**
+ * The key is valid but lacks the endpoint's permission (403 `FORBIDDEN`). Given `required`
+ * (and the key's `granted` permissions), the message names what the endpoint needs and what
+ * the key has, so its holder knows which key to use or create.
+ */
 export class ForbiddenError extends FrontdeskError {
   static override readonly tracesStack = false
 
-  constructor(options?: { caller?: RecognisedCaller }) {
-    super('FORBIDDEN', 'Insufficient permissions', options)
+  constructor(options?: { caller?: RecognisedCaller; required?: string; granted?: readonly string[] }) {
+    const required = options?.required
+    const needs = required === undefined ? '' : `: this endpoint needs ${required}${required.startsWith('cms:') ? ' (or cms:*)' : ''}`
+    const has = options?.granted === undefined ? '' : `; this key has ${options.granted.length === 0 ? 'no permission' : options.granted.join(', ')}`
+    super('FORBIDDEN', `Insufficient permissions${needs}${has}`, options?.caller === undefined ? undefined : { caller: options.caller })
   }
 }
 
@@ -70,8 +77,9 @@ export class ForbiddenError extends FrontdeskError {
 export class NotFoundError extends FrontdeskError {
   static override readonly tracesStack = false
 
-  constructor(what = 'Resource') {
-    super('NOT_FOUND', `${what} not found`)
+  /** `hint`, when given, follows the message: what the caller probably meant. */
+  constructor(what = 'Resource', hint?: string) {
+    super('NOT_FOUND', `${what} not found${hint === undefined ? '' : `: ${hint}`}`)
   }
 }
 

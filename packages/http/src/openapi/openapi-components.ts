@@ -95,7 +95,7 @@ export const LIST_PARAMETER_DESCRIPTIONS: Record<string, string> = {
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: every invalid field, query parameter, malformed JSON body (field `body`) or bad cursor (field `cursor`) is listed in `details`.',
   401: 'No or unknown `X-API-Key` (`UNAUTHORIZED`), a disabled key (`API_KEY_DISABLED`), or a malformed, forged, revoked, other tenant’s (`PREVIEW_TOKEN_INVALID`) or expired (`PREVIEW_TOKEN_EXPIRED`) preview token.',
-  403: 'The key lacks the endpoint’s permission (`FORBIDDEN`, "Insufficient permissions"), a personal key or an `Authorization` header was sent (`CREDENTIAL_NOT_ALLOWED`), or the request did not come over HTTPS (`HTTPS_REQUIRED`).',
+  403: 'The key lacks the endpoint’s permission (`FORBIDDEN`; the message names the permission needed and those the key has), a personal key or an `Authorization` header was sent (`CREDENTIAL_NOT_ALLOWED`), or the request did not come over HTTPS (`HTTPS_REQUIRED`).',
   404: 'The content, category or route does not exist or is not visible to this request.',
   405: 'The path exists but not with this method; `Allow` lists the methods it has.',
   408: 'The request was not sent in time (headers within 10 s, the whole request within 30 s); answered before routing, and the connection is closed.',

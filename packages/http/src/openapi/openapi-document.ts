@@ -67,7 +67,7 @@ function operationDocs(): Record<Operation, OperationDoc> {
     getCategory: {
       summary: 'Category detail with custom-field definitions',
       description: 'An inactive category is 404. Cached for up to 60 s (`ETag`, 304).',
-      parameters: [pathParam('id', 'Category id.'), param('IfNoneMatch')],
+      parameters: [pathParam('id', 'Category id (not its code: a code is a 404 whose message names the id).'), param('IfNoneMatch')],
       success: { status: 200, schema: 'CategoryDetail', description: 'The category and its custom-field definitions.', cacheable: true },
       errors: [304, 404],
     },
