@@ -35,6 +35,8 @@ export interface SearchRequest {
   /** 1–500 characters after trimming. */
   query: string
   category_id?: string
+  /** The category by code, as in `contents.list`; with `category_id` too, both must name the same one. */
+  category_code?: string
   /** Any may match (OR). */
   tags?: string[]
   /** `relevance` (default), `published_at:desc|asc`, `custom_<field>:asc|desc`. */

@@ -29,6 +29,8 @@ test.before(async (ctx) => {
       fields: { fld_price: 100 },
     }))
     await tx.putContent(aContent(id, 'cnt_2', 'cat_news', { title: 'Office relocation', slug: 'office-relocation' }))
+    await tx.putCategory(aCategory(id, 'cat_blog', { code: 'blog' }))
+    await tx.putContent(aContent(id, 'cnt_3', 'cat_blog', { title: 'Office party', slug: 'office-party' }))
   })
   // Another tenant with matching content, which must never show.
   const other = await ctx.server.tenant('other')
@@ -63,6 +65,21 @@ test('another tenant’s items are never found or counted', async (ctx) => {
   const response = await post(ctx, { query: 'office relocation' })
   assert.equal(response.body.items.map((item: { id: string }) => item.id), ['cnt_2'])
   assert.is(response.body.pagination.total, 1)
+})
+
+test('category_code narrows a search as category_id does; another tenant’s category code finds nothing of it', async (ctx) => {
+  const ids = async (body: Record<string, unknown>) => (await post(ctx, { query: 'office', ...body })).body.items.map((item: { id: string }) => item.id).sort()
+  assert.equal(await ids({}), ['cnt_2', 'cnt_3'])
+  assert.equal(await ids({ category_code: 'news' }), ['cnt_2'])
+  assert.equal(await ids({ category_code: 'blog' }), await ids({ category_id: 'cat_blog' }))
+  assert.equal(await ids({ category_code: 'blog' }), ['cnt_3'])
+  assert.equal(await ids({ category_code: 'news', category_id: 'cat_news' }), ['cnt_2'])
+  assert.equal(await ids({ category_code: 'nope' }), [])
+  assert.equal(await ids({ category_code: 'news', category_id: 'cat_other' }), [])
+  const unknown = await post(ctx, { query: 'office', category_code: 'news', filter: { custom_none: 1 } })
+  assert.equal(unknown.body.error.details, [{ field: 'filter.custom_none', message: 'is not a custom field of the category' }])
+  const anywhere = await post(ctx, { query: 'office', filter: { custom_none: 1 } })
+  assert.equal(anywhere.body.error.details, [{ field: 'filter.custom_none', message: 'is not a custom field of any category' }])
 })
 
 test('invalid bodies get 400 with every invalid field', async (ctx) => {

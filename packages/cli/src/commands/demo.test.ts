@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import * as net from 'node:net'
 import * as https from 'node:https'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -89,8 +90,8 @@ function runCurl(curl: Curl): Promise<{ status: number; body: string }> {
 }
 
 /** Starts `frontdesk demo` and resolves with its banner once it is serving. */
-function startDemo(cwd: string, dbPath: string): Promise<{ child: ChildProcess; banner: string }> {
-  const child = spawn(process.execPath, [BIN, 'demo', '--db', dbPath, '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+function startDemo(cwd: string, dbPath: string, port = 0): Promise<{ child: ChildProcess; banner: string }> {
+  const child = spawn(process.execPath, [BIN, 'demo', '--db', dbPath, '--port', String(port)], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   return new Promise((resolve, reject) => {
     let out = ''
     let err = ''
@@ -111,6 +112,15 @@ function startDemo(cwd: string, dbPath: string): Promise<{ child: ChildProcess; 
       reject(new Error(`demo exited with ${code}:\n${out}\n${err}`))
     })
   })
+}
+
+/** Asserts that every file under `dir`, taken as a path of a checkout, is ignored by the repository's .gitignore. */
+function assertIgnoredByGit(dir: string): void {
+  const left = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+  assert.ok(left.length > 0)
+  const root = fileURLToPath(new URL('../../../..', import.meta.url))
+  const ignored = spawnSync('git', ['check-ignore', '--no-index', '--stdin'], { cwd: root, input: left.join('\n'), encoding: 'utf8' })
+  assert.equal(left.filter((file) => !ignored.stdout.split('\n').includes(file)), [], 'files a demo run leaves that .gitignore does not cover')
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
@@ -134,7 +144,7 @@ test('shellQuote leaves plain words alone and quotes the rest safely', () => {
   assert.equal(shellWords(`curl ${shellQuote("it's here")} -d ${shellQuote('{"a":"b c"}')}`), ['curl', "it's here", '-d', '{"a":"b c"}'])
 })
 
-test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re-run reseeds and adds a key, the earlier one still working', async () => {
+test('frontdesk demo seeds, serves HTTPS and every printed curl line works and leaves only files git ignores; a re-run reseeds and adds a key, the earlier one still working', async () => {
   assert.ok(existsSync(BUNDLE), 'the CLI bundle is missing: run `npm run build` (npm test does)')
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-demo-'))
   const postgres = kind === 'postgres' ? await (await import('@frontdesk/adapter-postgres/testing')).createTestDatabase() : null
@@ -161,8 +171,12 @@ test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re
     for (const path of ['/v1/cms/contents', '/v1/cms/contents/cnt_demo_ja_office_move', '/v1/cms/contents/slug/aurora-launch', '/v1/cms/categories', '/v1/cms/categories/cat_demo_news', '/v1/cms/search', '/v1/inquiries']) {
       assert.ok(paths.includes(path), `no example for ${path}`)
     }
+    // A user runs the demo in a checkout: nothing it writes shows in `git status`, while it
+    // runs (journals and WAL files included) or after.
+    assertIgnoredByGit(dir)
     assert.is(await stop(child), 0)
     child = null
+    assertIgnoredByGit(dir)
 
     const second = await startDemo(dir, dbPath)
     child = second.child
@@ -185,6 +199,30 @@ test('frontdesk demo seeds, serves HTTPS and every printed curl line works; a re
     child = null
   } finally {
     if (child !== null) await stop(child)
+    rmSync(dir, { recursive: true, force: true })
+    await postgres?.drop()
+  }
+})
+
+test('frontdesk demo says when its port is taken and which one it chose', async () => {
+  assert.ok(existsSync(BUNDLE), 'the CLI bundle is missing: run `npm run build` (npm test does)')
+  const dir = mkdtempSync(join(tmpdir(), 'frontdesk-demo-'))
+  const postgres = kind === 'postgres' ? await (await import('@frontdesk/adapter-postgres/testing')).createTestDatabase() : null
+  const blocker = net.createServer()
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+  const taken = (blocker.address() as net.AddressInfo).port
+  let child: ChildProcess | null = null
+  try {
+    const demo = await startDemo(dir, postgres?.url ?? 'frontdesk-demo.db', taken)
+    child = demo.child
+    const chosen = Number(/serving https:\/\/127\.0\.0\.1:(\d+)\/v1\//.exec(demo.banner)?.[1])
+    assert.ok(chosen > taken && chosen <= taken + 20, demo.banner)
+    assert.ok(demo.banner.includes(`port ${taken} is in use, so the demo serves on port ${chosen}`), demo.banner)
+    assert.is(await stop(child), 0)
+    child = null
+  } finally {
+    if (child !== null) await stop(child)
+    blocker.close()
     rmSync(dir, { recursive: true, force: true })
     await postgres?.drop()
   }

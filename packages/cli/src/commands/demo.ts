@@ -107,8 +107,14 @@ export function demoBanner(demo: RunningDemo, dbPath: string): string {
 /** `frontdesk demo`: seeds, serves and prints the banner, until SIGINT/SIGTERM (or `signal`). */
 export async function demo(options: DemoOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const running = await startDemo(options, env.cwd)
+  // Hint: listening for SIGINT/SIGTERM before the banner, so a stop right after it is a clean one.
+  const stopped = untilStopped(signal)
+  const asked = options.port ?? DEFAULT_PORT
+  if (asked !== 0 && running.port !== asked) {
+    env.stdout.write(`frontdesk demo: port ${asked} is in use, so the demo serves on port ${running.port} (--port P tries P first)\n`)
+  }
   env.stdout.write(demoBanner(running, displayDb(demoDb(options, env.cwd))))
-  await untilStopped(signal)
+  await stopped
   env.stderr.write('frontdesk: stopping the demo\n')
   await running.stop()
 }

@@ -24,6 +24,8 @@ const RANGE: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte'])
 export function parseSearchFilter(
   raw: unknown,
   fieldsByName: ReadonlyMap<string, readonly FieldDefinition[]>,
+  /** Whose fields `fieldsByName` holds, for messages: `of the category` or `of any category`. */
+  scope = 'of the category',
 ): { conditions: FieldCondition[]; details: ErrorDetail[] } {
   const conditions: FieldCondition[] = []
   const details: ErrorDetail[] = []
@@ -34,7 +36,7 @@ export function parseSearchFilter(
     const path = `filter.${key}`
     const definitions = key.startsWith('custom_') ? fieldsByName.get(key.slice('custom_'.length)) : undefined
     if (definitions === undefined || definitions.length === 0) {
-      details.push({ field: path, message: key.startsWith('custom_') ? 'is not a custom field of the category' : 'must be a custom field of the form custom_<name>' })
+      details.push({ field: path, message: key.startsWith('custom_') ? `is not a custom field ${scope}` : 'must be a custom field of the form custom_<name>' })
       continue
     }
     const condition = parseEntry(key, raw[key], definitions, path, details)

@@ -29,6 +29,16 @@ function details(body: unknown): { field: string; message: string }[] {
 
 const fields = (body: unknown): string[] => details(body).map((d) => d.field)
 
+function fieldsOf(of: CategoryRecord[], body: unknown): { field: string; message: string }[] {
+  try {
+    parseSearchRequest(body, of)
+  } catch (error) {
+    if (error instanceof ValidationError) return error.details ?? []
+    throw error
+  }
+  throw new Error('expected a ValidationError')
+}
+
 test('a minimal body gets the defaults', () => {
   const parsed = parseSearchRequest({ query: '  office  ' }, categories)
   assert.is(parsed.query, 'office')
@@ -85,6 +95,32 @@ test('an unknown or inactive category is not an error, but nothing can match', (
   assert.is(parseSearchRequest({ query: 'a', category_id: 'old' }, categories).categoryVisible, false)
   assert.is(parseSearchRequest({ query: 'a', category_id: 'news' }, categories).categoryVisible, true)
   assert.equal(fields({ query: 'a', category_id: 'bad id!' }), ['category_id'])
+})
+
+test('category_code names the category as in the content list: alone, or agreeing with category_id', () => {
+  const events = { ...category('cat_events', [field('e_venue', 'venue', 'text')]), code: 'events' }
+  const all = [...categories, events]
+  const parsed = parseSearchRequest({ query: 'a', category_code: 'events', filter: { custom_venue: 'hall' }, sort: 'custom_venue:asc' }, all)
+  assert.is(parsed.categoryId, 'cat_events')
+  assert.ok(parsed.categoryVisible)
+  assert.equal(parsed.sort, { kind: 'field', fieldIds: ['e_venue'], direction: 'asc' })
+  // Only that category's fields are known, as with its id.
+  assert.equal(fieldsOf(all, { query: 'a', category_code: 'events', filter: { custom_price: 1 } }), [{ field: 'filter.custom_price', message: 'is not a custom field of the category' }])
+  assert.ok(parseSearchRequest({ query: 'a', category_code: 'events', category_id: 'cat_events' }, all).categoryVisible)
+  assert.is(parseSearchRequest({ query: 'a', category_code: 'news', category_id: 'cat_events' }, all).categoryVisible, false, 'two categories named: nothing matches')
+  assert.is(parseSearchRequest({ query: 'a', category_code: 'missing' }, all).categoryVisible, false)
+  assert.is(parseSearchRequest({ query: 'a', category_code: 'old' }, all).categoryVisible, false, 'inactive')
+  assert.is(parseSearchRequest({ query: 'a', category_code: 'cat_events' }, all).categoryVisible, false, 'an id is no code')
+  assert.equal(fields({ query: 'a', category_code: '' }), ['category_code'])
+  assert.equal(fields({ query: 'a', category_code: 'x'.repeat(101) }), ['category_code'])
+  assert.equal(fields({ query: 'a', category_code: 7 }), ['category_code'])
+})
+
+test('an unknown custom field is "of the category" with one, "of any category" without', () => {
+  assert.equal(details({ query: 'a', filter: { custom_nope: 1 } }), [{ field: 'filter.custom_nope', message: 'is not a custom field of any category' }])
+  assert.equal(details({ query: 'a', sort: 'custom_nope:asc' }), [{ field: 'sort', message: 'names no custom field of any category' }])
+  assert.equal(details({ query: 'a', category_id: 'blog', filter: { custom_area: 1 } }), [{ field: 'filter.custom_area', message: 'is not a custom field of the category' }])
+  assert.equal(details({ query: 'a', category_id: 'blog', sort: 'custom_area:asc' }), [{ field: 'sort', message: 'names no custom field of the category' }])
 })
 
 test('tags are deduplicated; an empty list means no tag filter', () => {

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { LIST_LIMITS } from '../content/list-params.ts'
 import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { ValidationError } from '../errors/frontdesk-error.ts'
 import type { CategoryRecord, FieldDefinition } from '../model/category.ts'
@@ -18,9 +19,12 @@ export interface ParsedSearch {
   query: string
   /** Its terms (AND); empty when it holds no word, and then nothing matches. */
   terms: QueryTerm[]
-  /** `category_id` as given (`null`: any category). */
+  /** The category asked for, by `category_id` or `category_code` (`null`: any category). */
   categoryId: string | null
-  /** `false` when `category_id` names no active category of the tenant: nothing matches. */
+  /**
+   * `false` when `category_id` or `category_code` names no active category of the tenant, or
+   * both are given and name different categories: nothing matches.
+   */
   categoryVisible: boolean
   /** Tag names, any of which an item must carry (`null`: no tag filter). */
   tags: string[] | null
@@ -30,7 +34,7 @@ export interface ParsedSearch {
   size: number
 }
 
-const FIELDS = ['query', 'category_id', 'tags', 'sort', 'from', 'size', 'filter'] as const
+const FIELDS = ['query', 'category_id', 'category_code', 'tags', 'sort', 'from', 'size', 'filter'] as const
 const ID = /^[A-Za-z0-9_-]{1,64}$/
 const SORT = /^(relevance|published_at:(asc|desc)|custom_([a-z][a-z0-9_]{0,62}):(asc|desc))$/
 
@@ -47,6 +51,9 @@ export const SearchRequestSchema = v.object({
     v.check((text) => [...text].length <= SEARCH_LIMITS.queryLength, `must be at most ${SEARCH_LIMITS.queryLength} characters`),
   ),
   category_id: v.optional(v.pipe(v.string('must be a string'), v.regex(ID, 'must be a category id'))),
+  category_code: v.optional(
+    v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(LIST_LIMITS.maxCategoryCodeLength, `must be at most ${LIST_LIMITS.maxCategoryCodeLength} characters`)),
+  ),
   tags: v.optional(
     v.pipe(
       v.array(
@@ -87,19 +94,24 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
   // Hint: sort and filter are checked even when other fields failed, so every problem shows at once.
   const raw = body as Record<string, unknown>
   const categoryId = typeof raw.category_id === 'string' ? raw.category_id : undefined
-  const category = categoryId === undefined ? undefined : categories.find((c) => c.id === categoryId)
+  const categoryCode = typeof raw.category_code === 'string' ? raw.category_code : undefined
+  // Hint: as in the content list, an id wins the lookup and a code given with it must be that category's.
+  const category =
+    categoryId !== undefined ? categories.find((c) => c.id === categoryId) : categoryCode !== undefined ? categories.find((c) => c.code === categoryCode) : undefined
+  const categoryAsked = categoryId !== undefined || categoryCode !== undefined
   // Field names come from the category asked for; without one (or an unknown one), from every category.
   const fieldsByName = fieldIndex(category ?? categories, options.memo ?? true)
+  const scope = category === undefined ? 'of any category' : 'of the category'
 
   let sort: SearchSort = { kind: 'relevance' }
   if (typeof raw.sort === 'string' && SORT.test(raw.sort)) {
     const resolved = resolveSort(raw.sort, fieldsByName)
-    if (resolved === null) details.push({ field: 'sort', message: 'names no custom field of the category' })
+    if (resolved === null) details.push({ field: 'sort', message: `names no custom field ${scope}` })
     else sort = resolved
   }
   let filters: FieldCondition[] = []
   if (raw.filter !== undefined) {
-    const result = parseSearchFilter(raw.filter, fieldsByName)
+    const result = parseSearchFilter(raw.filter, fieldsByName, scope)
     details.push(...result.details)
     filters = result.conditions
   }
@@ -116,8 +128,8 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
   return {
     query: input.query,
     terms: parseQueryTerms(input.query),
-    categoryId: input.category_id ?? null,
-    categoryVisible: input.category_id === undefined || category?.active === true,
+    categoryId: category?.id ?? input.category_id ?? null,
+    categoryVisible: !categoryAsked || (category?.active === true && (categoryCode === undefined || category.code === categoryCode)),
     tags: input.tags === undefined || input.tags.length === 0 ? null : [...new Set(input.tags)],
     filters,
     sort,
