@@ -1,6 +1,6 @@
 import pg from 'pg'
 import type {
-  ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim,
+  ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim, IdempotencyClaimTerms,
   InquiryCategoryRecord, InquiryRecord, InquiryStatus, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
   StoredResponse, TagRecord, Tenant, TransactionOptions,
 } from '@frontdesk/core'
@@ -22,7 +22,7 @@ import { positionOf, readChanges } from './records/change-feed.ts'
 import { ChangeSet } from './records/change-set.ts'
 import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
 import { selectContent, selectContentBySlug, selectContentsByIds } from './records/contents.ts'
-import { claimKey, pruneKeys, releaseKey } from './records/idempotency-keys.ts'
+import { claimKey, pruneKeys, releaseKey, renewKey } from './records/idempotency-keys.ts'
 import { selectInquiries, selectInquiry } from './records/inquiries.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode } from './records/inquiry-categories.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
@@ -277,7 +277,7 @@ export class PostgresStore implements Store {
   // ── inquiries
 
   /** Group-committed (see `GroupCommit`): resolves once the inquiry (and its key's record) is committed. */
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void> {
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void> {
     return this.#inquiries.add({ record, idempotency })
   }
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
@@ -286,22 +286,20 @@ export class PostgresStore implements Store {
   listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]> {
     return selectInquiries(this.#db, tenantId, options)
   }
-  async claimIdempotencyKey(
-    tenantId: string,
-    key: string,
-    requestHash: string,
-    times: { now: string; expiredBefore: string; staleBefore: string },
-  ): Promise<IdempotencyClaim> {
+  async claimIdempotencyKey(tenantId: string, key: string, requestHash: string, terms: IdempotencyClaimTerms): Promise<IdempotencyClaim> {
     const last = this.#prunedAt.get(tenantId) ?? 0
     if (Date.now() - last >= PRUNE_KEYS_MS) {
       this.#prunedAt.set(tenantId, Date.now())
       if (this.#prunedAt.size > 10_000) this.#prunedAt.clear()
-      await pruneKeys(this.#db, tenantId, times.expiredBefore)
+      await pruneKeys(this.#db, tenantId, terms.expiredBefore)
     }
-    return claimKey(this.#db, tenantId, key, requestHash, times)
+    return claimKey(this.#db, tenantId, key, requestHash, terms)
   }
-  releaseIdempotencyKey(tenantId: string, key: string): Promise<void> {
-    return releaseKey(this.#db, tenantId, key)
+  renewIdempotencyKey(tenantId: string, key: string, holder: string, now: string): Promise<boolean> {
+    return renewKey(this.#db, tenantId, key, holder, now)
+  }
+  releaseIdempotencyKey(tenantId: string, key: string, holder: string): Promise<void> {
+    return releaseKey(this.#db, tenantId, key, holder)
   }
 
   // ── transactions, revision, lifecycle

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import type {
-  ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim,
+  ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim, IdempotencyClaimTerms,
   InquiryCategoryRecord, InquiryRecord, InquiryStatus, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
   StoredResponse, TagRecord, Tenant, TransactionOptions,
 } from '@frontdesk/core'
@@ -30,7 +30,7 @@ import { selectContentsByIds } from './records/contents-by-ids.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags } from './records/tags.ts'
 import { TransactionWriter } from './records/transaction-writer.ts'
-import { claimKey, completeKey, releaseKey } from './records/idempotency-keys.ts'
+import { claimKey, completeKey, releaseKey, renewKey } from './records/idempotency-keys.ts'
 import { insertInquiryRow, selectInquiries, selectInquiry } from './records/inquiries.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
 import { claimInstanceSecret, selectInstanceSecret } from './records/instance-secrets.ts'
@@ -114,7 +114,7 @@ export class SqliteStore implements Store {
   readonly #inquiryBusyTimeoutMs: number
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
-  readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; response: StoredResponse } | undefined }>
+  readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; holder: string; response: StoredResponse } | undefined }>
   readonly #remembers: boolean
   readonly #revisions = new Map<string, number>()
   /** Keys, categories, tags and filter counts, read on almost every request, kept until any connection commits. */
@@ -150,7 +150,7 @@ export class SqliteStore implements Store {
     this.#gate = new WriteGate(this.#writer, this.#busyTimeoutMs)
     this.#inquiries = new GroupCommit(this.#gate, this.#writer, ({ record, idempotency }) => {
       insertInquiryRow(this.#writer, record)
-      if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.response)
+      if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.holder, idempotency.response)
     }, this.#inquiryBusyTimeoutMs)
     const limitsPath = options.rateLimitsPath === undefined ? defaultRateLimitsPath(options.path) : options.rateLimitsPath
     if (limitsPath !== null) this.rateLimits = new SqliteRateLimits({ path: limitsPath })
@@ -260,7 +260,7 @@ export class SqliteStore implements Store {
    * written together in the next transaction with one fsync; each resolves once its own row
    * (and its idempotency record, in the same transaction) is committed and synced.
    */
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void> {
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void> {
     return this.#inquiries.add({ record, idempotency })
   }
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
@@ -269,16 +269,14 @@ export class SqliteStore implements Store {
   listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]> {
     return this.#read(() => selectInquiries(this.#reader, tenantId, options))
   }
-  claimIdempotencyKey(
-    tenantId: string,
-    key: string,
-    requestHash: string,
-    times: { now: string; expiredBefore: string; staleBefore: string },
-  ): Promise<IdempotencyClaim> {
-    return this.#write(() => claimKey(this.#writer, tenantId, key, requestHash, times), 'normal', this.#inquiryBusyTimeoutMs)
+  claimIdempotencyKey(tenantId: string, key: string, requestHash: string, terms: IdempotencyClaimTerms): Promise<IdempotencyClaim> {
+    return this.#write(() => claimKey(this.#writer, tenantId, key, requestHash, terms), 'normal', this.#inquiryBusyTimeoutMs)
   }
-  releaseIdempotencyKey(tenantId: string, key: string): Promise<void> {
-    return this.#write(() => releaseKey(this.#writer, tenantId, key), 'normal', this.#inquiryBusyTimeoutMs)
+  renewIdempotencyKey(tenantId: string, key: string, holder: string, now: string): Promise<boolean> {
+    return this.#write(() => renewKey(this.#writer, tenantId, key, holder, now), 'normal', this.#inquiryBusyTimeoutMs)
+  }
+  releaseIdempotencyKey(tenantId: string, key: string, holder: string): Promise<void> {
+    return this.#write(() => releaseKey(this.#writer, tenantId, key, holder), 'normal', this.#inquiryBusyTimeoutMs)
   }
 
   // ── instance secrets

@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FetchLike } from '@frontdesk/client'
 import { FrontdeskApiError, FrontdeskClient } from '@frontdesk/client'
-import { createPreviewToken, importRecords, listInquiries } from '@frontdesk/core'
+import { createPreviewToken, IDEMPOTENCY_LEASE_MS, importRecords, listInquiries } from '@frontdesk/core'
 // Hint: the HTTPS test server is a test utility of @frontdesk/http, not part of any package's API.
 import type { TestServer } from '../../http/test/util/test-server.ts'
 import { startTestServer } from '../../http/test/util/test-server.ts'
@@ -167,17 +167,40 @@ test('a lost inquiry response is retried with the same Idempotency-Key and creat
   assert.is((await listInquiries(server.frontdesk.context, { tenantCode: 'acme' })).length, before + 1)
 })
 
-test('409 IDEMPOTENCY_IN_PROGRESS is retried with the same key until the earlier request is done', async () => {
-  const at = new Date().toISOString()
-  await server.store.claimIdempotencyKey(tenantId, 'form-42', 'other', { now: at, expiredBefore: '1970-01-01T00:00:00.000Z', staleBefore: '1970-01-01T00:00:00.000Z' })
+/** Claims `key` for the request `holder`, as if it had claimed (or last renewed) it `agoMs` ago. */
+async function claimAgo(key: string, holder: string, agoMs: number): Promise<void> {
+  const at = new Date(Date.now() - agoMs).toISOString()
+  await server.store.claimIdempotencyKey(tenantId, key, 'other', { holder, now: at, expiredBefore: '1970-01-01T00:00:00.000Z', staleBefore: '1970-01-01T00:00:00.000Z' })
+}
+
+test('409 IDEMPOTENCY_IN_PROGRESS is retried with the same key, after its Retry-After, until the earlier request is done', async () => {
+  // Hint: a living holder renews its lease; renewing it as of 4 s ago keeps Retry-After at 1 s.
+  await claimAgo('form-42', 'earlier', IDEMPOTENCY_LEASE_MS - 1_000)
+  const renewing = setInterval(() => void server.store.renewIdempotencyKey(tenantId, 'form-42', 'earlier', new Date(Date.now() - IDEMPOTENCY_LEASE_MS + 1_000).toISOString()), 100)
   const input = { category_code: 'sales', title: 'Busy', content: 'Retry me', inquirer_name: 'Di', inquirer_email: 'di@example.com' }
-  const error = (await client({ apiKey: inquiryKey }).inquiries.create(input, { idempotencyKey: 'form-42' }).catch((e: unknown) => e)) as FrontdeskApiError
+  let error: FrontdeskApiError
+  try {
+    error = (await client({ apiKey: inquiryKey }).inquiries.create(input, { idempotencyKey: 'form-42' }).catch((e: unknown) => e)) as FrontdeskApiError
+  } finally {
+    clearInterval(renewing)
+  }
   assert.is(error.code, 'IDEMPOTENCY_IN_PROGRESS')
+  assert.is(error.retryAfter, 1)
   assert.is(attempts.length, 3, 'the first attempt and two retries')
   assert.ok(attempts.every((a) => a.headers['idempotency-key'] === 'form-42'))
   // The earlier request gives up its claim: the next retry goes through.
-  await server.store.releaseIdempotencyKey(tenantId, 'form-42')
+  await server.store.releaseIdempotencyKey(tenantId, 'form-42', 'earlier')
   assert.is((await client({ apiKey: inquiryKey }).inquiries.create(input, { idempotencyKey: 'form-42' })).title, 'Busy')
+})
+
+test('a key held by a request whose server died: the client waits out the lease (Retry-After) and its retry creates the inquiry', async () => {
+  await claimAgo('form-43', 'crashed', IDEMPOTENCY_LEASE_MS - 1_500)
+  const started = Date.now()
+  const input = { category_code: 'sales', title: 'After a crash', content: 'Retry me', inquirer_name: 'Di', inquirer_email: 'di@example.com' }
+  const created = await client({ apiKey: inquiryKey }).inquiries.create(input, { idempotencyKey: 'form-43' })
+  assert.is(created.title, 'After a crash')
+  assert.is(attempts.length, 2, 'one 409, then the retry')
+  assert.ok(Date.now() - started >= 1_000, 'the retry waited for the Retry-After')
 })
 
 test('an abort stops the call, also while it waits to retry', async () => {

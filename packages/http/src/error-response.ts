@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorDetail } from '@frontdesk/core'
-import { FrontdeskError, RateLimitedError } from '@frontdesk/core'
+import { FrontdeskError, IdempotencyError, RateLimitedError } from '@frontdesk/core'
 import { ERROR_STATUS } from './error-status.ts'
 
 /** An error about to be sent: status, extra headers and the JSON body bytes. */
@@ -26,6 +26,7 @@ export function errorResponse(error: unknown): ErrorResponse {
   const response = { ...errorBody(error.code, error.message, error.details), unexpected: false }
   if (error instanceof RateLimitedError) response.headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfter)))
   if (error.code === 'SERVICE_UNAVAILABLE') response.headers['retry-after'] = String(UNAVAILABLE_RETRY_AFTER_S)
+  if (error instanceof IdempotencyError && error.retryAfter !== undefined) response.headers['retry-after'] = String(error.retryAfter)
   return response
 }
 

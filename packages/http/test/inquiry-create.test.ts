@@ -88,6 +88,22 @@ api('every invalid field is a detail of one 400, the unknown category among them
   assert.is(await inquiryCount(world), 0)
 })
 
+api('a title that looks blank (Hangul fillers) and a name with a noncharacter are one 400 that stores nothing', async (world) => {
+  const response = await post(world, { ...BODY, title: '\u3164\u3164', inquirer_name: '佐藤\uffff', inquirer_company: '\u2800' })
+  assert.is(response.status, 400)
+  const invisible = 'must not contain invisible characters (Hangul fillers, braille blanks, noncharacters, stray variation selectors and the like)'
+  assert.equal(response.body.error, {
+    code: 'VALIDATION_ERROR',
+    message: 'Validation failed',
+    details: [
+      { field: 'title', message: invisible },
+      { field: 'inquirer_name', message: invisible },
+      { field: 'inquirer_company', message: invisible },
+    ],
+  })
+  assert.is(await inquiryCount(world), 0)
+})
+
 api('malformed JSON is a 400 on field body; a JSON array is a 400 on body too', async (world) => {
   const broken = await post(world, '{"title": "unterminated', { 'content-type': 'application/json' })
   assert.is(broken.status, 400)

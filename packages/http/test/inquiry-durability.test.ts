@@ -11,13 +11,14 @@ import { openPostgresStore } from '@frontdesk/adapter-postgres'
 import { createTestDatabase } from '@frontdesk/adapter-postgres/testing'
 import { openSqliteStore, SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Store } from '@frontdesk/core'
-import { createApiKey, createFrontdesk, createTenant, newId } from '@frontdesk/core'
+import { createApiKey, createFrontdesk, createTenant, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RENEW_MS, newId } from '@frontdesk/core'
 import { createDevCert } from '@frontdesk/http'
 import type { AgentResponse } from './util/inquiry-requests.ts'
 import { agentRequest } from './util/inquiry-requests.ts'
 import { storeOf, titled } from './util/test-server.ts'
 
 const CHILD = fileURLToPath(new URL('./util/inquiry-server.child.ts', import.meta.url))
+const HOLDER = fileURLToPath(new URL('./util/claim-holder.child.ts', import.meta.url))
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
 const BODY = { category_code: 'general', content: '至急ご連絡ください。', inquirer_name: '鈴木 一郎', inquirer_email: 'ichiro@example.jp' }
@@ -62,6 +63,31 @@ function startChild(world: World): Promise<{ child: ChildProcess; url: string }>
     child.once('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`server child exited (${code}): ${output}`))
+    })
+  })
+}
+
+/** Starts a process whose request holds `key` and never finishes (`claim-holder.child.ts`); resolves once the claim is stored. */
+function startHolder(world: World, key: string, body: unknown): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', HOLDER, world.db, world.apiKey, key, JSON.stringify(body)], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  world.children.push(child)
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const timer = setTimeout(() => reject(new Error(`claim holder did not claim: ${output}`)), 30_000)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      if (!output.includes('\n')) return
+      clearTimeout(timer)
+      if (output.startsWith('HELD')) resolve(child)
+      else reject(new Error(`claim holder: ${output}`))
+    })
+    child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString('utf8')))
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`claim holder exited (${code}): ${output}`))
     })
   })
 }
@@ -186,6 +212,63 @@ durability('two server processes over one database create exactly one inquiry fo
   try {
     const tenant = await store.getTenantByCode('acme')
     assert.is((await store.listInquiries(tenant?.id ?? '', { limit: 10 })).length, 1)
+  } finally {
+    await store.close()
+  }
+})
+
+durability('a claim held by a process killed with kill -9 is taken over once its lease runs out; a retry honouring the 409 Retry-After goes through', async (world) => {
+  const body = { ...BODY, title: 'after the crash' }
+  const holder = await startHolder(world, 'crash-1', body)
+  const { url } = await startChild(world)
+  const agent = new https.Agent({ keepAlive: true })
+  const target = { url, ca: world.ca, agent }
+  const post = () => agentRequest(target, 'POST', '/v1/inquiries', { 'x-api-key': world.apiKey, 'idempotency-key': 'crash-1' }, body)
+  try {
+    // While the holder lives, it renews its claim: another process sees the lease move on.
+    const first = await post()
+    assert.is(first.status, 409)
+    assert.is(first.body?.error?.code, 'IDEMPOTENCY_IN_PROGRESS')
+    const store = await openAt(world.db)
+    const tenant = await store.getTenantByCode('acme')
+    const claimOf = () => store.claimIdempotencyKey(tenant?.id ?? '', 'crash-1', 'probe', { holder: 'probe', now: new Date().toISOString(), expiredBefore: '1970-01-01T00:00:00.000Z', staleBefore: new Date(Date.now() - IDEMPOTENCY_LEASE_MS).toISOString() })
+    try {
+      const before = await claimOf()
+      await new Promise((resolve) => setTimeout(resolve, IDEMPOTENCY_RENEW_MS * 1.5))
+      const after = await claimOf()
+      assert.ok(before.state === 'in_flight' && after.state === 'in_flight', `${before.state} ${after.state}`)
+      assert.ok(before.state === 'in_flight' && after.state === 'in_flight' && after.renewed_at > before.renewed_at, 'the living holder renewed its lease')
+    } finally {
+      await store.close()
+    }
+
+    await killed(holder)
+    const killedAt = Date.now()
+    // The retry a client makes: after the 409's Retry-After (at most the lease), with the same key.
+    let response = await post()
+    const statuses = [response.status]
+    while (response.status === 409 && Date.now() - killedAt < 3 * IDEMPOTENCY_LEASE_MS) {
+      const wait = Number(response.headers['retry-after'])
+      assert.ok(wait >= 1 && wait <= IDEMPOTENCY_LEASE_MS / 1000, `Retry-After ${response.headers['retry-after']}`)
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000))
+      response = await post()
+      statuses.push(response.status)
+    }
+    const tookMs = Date.now() - killedAt
+    assert.is(response.status, 201, statuses.join(','))
+    assert.is(response.replayed, false)
+    assert.ok(tookMs <= IDEMPOTENCY_LEASE_MS + 2_000, `the claim of the dead process was released after ${tookMs} ms`)
+    assert.ok(statuses.length <= 3, `retries: ${statuses.join(',')}`)
+    const replay = await post()
+    assert.is(replay.status, 201)
+    assert.is(replay.body?.id, response.body?.id)
+  } finally {
+    agent.destroy()
+  }
+  const store = await openAt(world.db)
+  try {
+    const tenant = await store.getTenantByCode('acme')
+    assert.equal((await store.listInquiries(tenant?.id ?? '', { limit: 10 })).map((inquiry) => inquiry.title), ['after the crash'])
   } finally {
     await store.close()
   }

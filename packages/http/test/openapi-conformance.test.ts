@@ -173,7 +173,7 @@ test('inquiries: 201, replay, 400, 422, 413, 415, categories', async () => {
   await call('POST', '/v1/inquiries', { key: keys.inquiry, body: { ...body, title: 'Other' }, headers: { 'idempotency-key': 'k-1' } })
   // A claim still in flight (as if another request with this key were being processed): 409.
   const at = new Date(now).toISOString()
-  await server.store.claimIdempotencyKey(tenantId, 'k-busy', 'hash', { now: at, expiredBefore: '1970-01-01T00:00:00.000Z', staleBefore: '1970-01-01T00:00:00.000Z' })
+  await server.store.claimIdempotencyKey(tenantId, 'k-busy', 'hash', { holder: 'another-request', now: at, expiredBefore: '1970-01-01T00:00:00.000Z', staleBefore: '1970-01-01T00:00:00.000Z' })
   assert.is((await call('POST', '/v1/inquiries', { key: keys.inquiry, body, headers: { 'idempotency-key': 'k-busy' } })).status, 409)
   await call('POST', '/v1/inquiries', { key: keys.inquiry, body: { category_code: 'nope', inquirer_email: 'x', priority: 7, extra: true } })
   await call('POST', '/v1/inquiries', { key: keys.inquiry, body: { ...body, content: 'x'.repeat(70_000) } })

@@ -7,6 +7,7 @@ import { admin } from '@frontdesk/adapter-postgres/testing'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
 import { createDevCert, createServer } from '@frontdesk/http'
 import type { TestResponse } from './util/test-server.ts'
+import { startPartitionProxy } from './util/partition-proxy.ts'
 import { closeServer, testRequest } from './util/test-server.ts'
 
 /*
@@ -29,6 +30,8 @@ interface World {
   server: ReturnType<typeof createServer>
   base: string
   ca: string
+  /** The TLS key of the certificate `ca`, for more servers. */
+  tlsKey: string
   key: string
   /** Ids of the inquiries answered 201. */
   acknowledged: string[]
@@ -63,6 +66,7 @@ faults.before(async (world) => {
   world.key = (await createApiKey(frontdesk.context, { tenantCode: 'acme', name: 'site', permissions: ['cms:read', 'inquiry:create'] })).key
   const pems = await createDevCert()
   world.ca = pems.cert
+  world.tlsKey = pems.key
   world.server = createServer(frontdesk, { tls: pems }, { onError: () => {} })
   await new Promise<void>((resolve) => world.server.listen(0, '127.0.0.1', resolve))
   world.base = `https://127.0.0.1:${(world.server.address() as AddressInfo).port}`
@@ -146,6 +150,66 @@ faults('PostgreSQL stopped under load: 503s with Retry-After; started again: the
   const recovered = await load(world, async () => {}, () => world.acknowledged.length >= before + 10)
   assert.ok(world.acknowledged.length >= before + 10, `after the restart: ${[...recovered].join(' ')}`)
   assert.is((await oneRequest(world, 0)).status, 200)
+})
+
+faults('a partition: once the database is known unreachable, 503 with Retry-After at once; healed: the first 2xx within a second', async (world) => {
+  const proxy = await startPartitionProxy(Number(new URL(world.pg.url).port))
+  const url = new URL(world.pg.url)
+  url.port = String(proxy.port)
+  url.pathname = '/frontdesk'
+  const CONNECT_MS = 2_000
+  const store = await openPostgresStore({ url: url.toString(), connectTimeoutMs: CONNECT_MS, statementTimeoutMs: 2_000 })
+  // Hint: the response cache is on, as in production: cached answers are served only while the
+  // server's view of the database is fresh (1 s), so they end soon after the cut.
+  const server = createServer(createFrontdesk({ store, defaultRateLimit: 0 }), { tls: { cert: world.ca, key: world.tlsKey } }, { onError: () => {} })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const get = () => testRequest(base, world.ca, 'GET', '/v1/cms/contents', { headers: { 'x-api-key': world.key } })
+  try {
+    assert.is((await get()).status, 200)
+    proxy.cut()
+    const cutAt = Date.now()
+    const answers: Array<{ started: number; took: number; status: number }> = []
+    let firstRefusal = Number.POSITIVE_INFINITY
+    const fastRefusals = () => answers.filter((a) => a.started > firstRefusal && a.status === 503).length
+    const deadline = cutAt + 4 * CONNECT_MS + 4_000
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (fastRefusals() < 40 && Date.now() < deadline) {
+        const started = Date.now()
+        const response = await get()
+        const took = Date.now() - started
+        answers.push({ started, took, status: response.status })
+        assert.ok([200, 503].includes(response.status), `status ${response.status}`)
+        if (response.status === 503) {
+          assert.ok(Number(response.headers['retry-after']) >= 1, 'a 503 says when to retry')
+          firstRefusal = Math.min(firstRefusal, Date.now())
+        } else {
+          assert.ok(started - cutAt < 1_500, `a 200 ${started - cutAt} ms into the partition`)
+        }
+      }
+    }))
+    const after = answers.filter((a) => a.started > firstRefusal)
+    assert.ok(after.length >= 40, `requests after the first 503: ${after.length}`)
+    const slowest = Math.max(...after.map((a) => a.took))
+    assert.ok(after.every((a) => a.status === 503), 'still partitioned')
+    assert.ok(slowest < CONNECT_MS / 4, `once known unreachable, a 503 took ${slowest} ms (connect timeout ${CONNECT_MS} ms)`)
+
+    proxy.heal()
+    const healedAt = Date.now()
+    let status = 0
+    while (status !== 200 && Date.now() - healedAt < 5_000) {
+      status = (await get()).status
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const recovery = Date.now() - healedAt
+    assert.is(status, 200)
+    assert.ok(recovery < 1_000, `first 2xx ${recovery} ms after healing`)
+  } finally {
+    proxy.heal()
+    await closeServer(server)
+    await store.close()
+    await proxy.close()
+  }
 })
 
 faults('every inquiry answered 201 is stored', async (world) => {

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import type { PoolClient, QueryResultRow } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
+import { CircuitBreaker } from './circuit-breaker.ts'
 import type { Sql, SqlParam, TransactionSql } from './sql.ts'
 import { queryConfig } from './sql.ts'
 import { isTransientError, toStorageError } from './storage-error.ts'
@@ -36,10 +37,18 @@ export function clientConfig(settings: ConnectionSettings): pg.ClientConfig {
  * and `connect` lends one for a transaction. Transient failures (see `isTransientError`) come out
  * as `StorageUnavailableError` and the connection they broke is discarded, so the pool heals by
  * itself once the server is back.
+ *
+ * When a connection cannot be opened (refused, unreachable, timed out, the server shutting
+ * down) or the server stops answering a statement, the database is unreachable: the
+ * `CircuitBreaker` opens, and every call fails at once with `StorageUnavailableError` until one
+ * of its probes reaches the database again. A wait for a connection of a full pool that times
+ * out opens it too: in a partition under load the pool is full of connections waiting for
+ * answers that never come; when it was only busy, the first probe closes it within a round trip.
  */
 export class Database implements Sql {
   readonly #pool: pg.Pool
   readonly #guarded = new WeakSet<PoolClient>()
+  readonly #breaker: CircuitBreaker
   #closed = false
 
   constructor(settings: ConnectionSettings) {
@@ -47,6 +56,7 @@ export class Database implements Sql {
     // Hint: an idle connection the server ended (restart, pg_terminate_backend) is reported
     // here; without a listener it would crash the process. The pool drops it by itself.
     this.#pool.on('error', () => {})
+    this.#breaker = new CircuitBreaker(() => probe(settings))
   }
 
   get closed(): boolean {
@@ -79,6 +89,7 @@ export class Database implements Sql {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    this.#breaker.stop()
     await this.#pool.end()
   }
 
@@ -90,16 +101,19 @@ export class Database implements Sql {
       return result
     } catch (error) {
       client.release(isTransientError(error) ? (error as Error) : undefined)
+      if (isUnanswered(error)) this.#breaker.trip()
       throw toStorageError(error)
     }
   }
 
   async #checkout(): Promise<PoolClient> {
     if (this.#closed) throw new Error('The store is closed')
+    this.#breaker.check()
     let client: PoolClient
     try {
       client = await this.#pool.connect()
     } catch (error) {
+      if (isUnreachable(error)) this.#breaker.trip()
       throw toStorageError(error)
     }
     // Hint: a connection the server ends while it is lent out (between two statements of a
@@ -110,6 +124,34 @@ export class Database implements Sql {
       this.#guarded.add(client)
     }
     return client
+  }
+}
+
+/**
+ * Whether a failure to open a connection says the database cannot be reached: any transient
+ * error but PostgreSQL's own "insufficient resources" (class 53, e.g. too many connections),
+ * which comes from a server that answers.
+ */
+function isUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return isTransientError(error) && !(typeof code === 'string' && code.startsWith('53'))
+}
+
+/** Whether a statement failed because the server stopped answering (the client's read timeout). */
+function isUnanswered(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message
+  return typeof message === 'string' && /Query read timeout/i.test(message)
+}
+
+/** Opens a connection of its own, runs a statement and closes it: whether the database is reachable again. */
+async function probe(settings: ConnectionSettings): Promise<void> {
+  const client = new pg.Client(clientConfig(settings))
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+  } finally {
+    await client.end().catch(() => undefined)
   }
 }
 

@@ -1,3 +1,4 @@
+import { idempotencyInProgress } from '@frontdesk/core'
 import type { Database } from './database.ts'
 import type { InquiryWrite } from '../records/inquiries.ts'
 import { insertInquiries } from '../records/inquiries.ts'
@@ -87,13 +88,13 @@ export class GroupCommit {
   /** Commits the batch; returns the inquiries refused, with why. */
   async #commit(batch: Waiting[]): Promise<Map<Waiting, unknown>> {
     const failed = new Map<Waiting, unknown>()
-    let inserted: Set<string>
+    let written: { inserted: Set<string>; lost: Set<string> }
     try {
-      inserted = await insertInquiries(this.#db, batch.map((waiting) => waiting.write))
+      written = await insertInquiries(this.#db, batch.map((waiting) => waiting.write))
     } catch (error) {
       if (isTransientError(error) || batch.length === 1) throw error
       // Hint: one faulty inquiry failed the statement; each alone tells which.
-      inserted = new Set()
+      written = { inserted: new Set(), lost: new Set() }
       let broken: unknown = null
       for (const waiting of batch) {
         // Hint: those committed before the database went away stay acknowledged; the rest are refused.
@@ -102,17 +103,24 @@ export class GroupCommit {
           continue
         }
         try {
-          for (const id of await insertInquiries(this.#db, [waiting.write])) inserted.add(id)
+          const alone = await insertInquiries(this.#db, [waiting.write])
+          for (const id of alone.inserted) written.inserted.add(id)
+          for (const id of alone.lost) written.lost.add(id)
         } catch (single) {
           if (isTransientError(single)) broken = toStorageError(single)
           failed.set(waiting, isTransientError(single) ? broken : single)
         }
       }
     }
+    const { inserted, lost } = written
     const seen = new Set<string>()
     for (const waiting of batch) {
       if (failed.has(waiting)) continue
       const id = `${waiting.write.record.tenant_id}\u0000${waiting.write.record.id}`
+      if (lost.has(id)) {
+        failed.set(waiting, idempotencyInProgress())
+        continue
+      }
       // Hint: the first of two inquiries with one id got the row; the second is a duplicate.
       if (!inserted.has(id) || seen.has(id)) failed.set(waiting, new Error(`An inquiry with id ${waiting.write.record.id} already exists`))
       seen.add(id)

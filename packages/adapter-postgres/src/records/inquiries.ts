@@ -17,41 +17,63 @@ export function inquiryValues(r: InquiryRecord): (string | number | null)[] {
   ]
 }
 
-/** An inquiry to store and, optionally, the idempotency key its response completes. */
+/** An inquiry to store and, optionally, the idempotency key (held by `holder`) its response completes. */
 export interface InquiryWrite {
   record: InquiryRecord
-  idempotency?: { key: string; response: StoredResponse } | undefined
+  idempotency?: { key: string; holder: string; response: StoredResponse } | undefined
 }
 
 const TYPES = INQUIRY_COLUMNS.map((column) => (column === 'priority' ? 'integer[]' : 'text[]'))
 const N = INQUIRY_COLUMNS.length
-// Hint: one statement, so it commits atomically by itself (no BEGIN/COMMIT round trips): the
-// inquiries, then the keys of those inserted completed with their responses.
-const INSERT_MANY = `WITH ins AS (
-    INSERT INTO inquiries (${COLUMNS}) SELECT * FROM unnest(${TYPES.map((type, i) => `$${i + 1}::${type}`).join(', ')})
+// Hint: one statement, so it commits atomically by itself (no BEGIN/COMMIT round trips). The
+// claims still held by their requests are locked first (`held`: a claim taken over meanwhile is
+// seen as it is now, and one taken over later waits for this commit), then the inquiries
+// without a key or with a held claim are inserted, then the keys of those inserted completed
+// with their responses. The inquiries whose claim was lost come back marked `lost`.
+const INSERT_MANY = `WITH claims AS (
+    SELECT * FROM unnest($${N + 1}::text[], $${N + 2}::text[], $${N + 3}::text[], $${N + 4}::integer[], $${N + 5}::text[], $${N + 6}::text[])
+      AS c(tenant_id, inquiry_id, key, status, body, holder)
+  ), held AS (
+    SELECT c.tenant_id, c.inquiry_id FROM idempotency_keys k JOIN claims c ON k.tenant_id = c.tenant_id AND k.key = c.key
+     WHERE k.state = 'in_flight' AND k.holder = c.holder
+       FOR UPDATE OF k
+  ), ins AS (
+    INSERT INTO inquiries (${COLUMNS})
+    SELECT r.* FROM unnest(${TYPES.map((type, i) => `$${i + 1}::${type}`).join(', ')}) AS r(${COLUMNS})
+     WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.tenant_id = r.tenant_id AND c.inquiry_id = r.id)
+        OR EXISTS (SELECT 1 FROM held h WHERE h.tenant_id = r.tenant_id AND h.inquiry_id = r.id)
     ON CONFLICT (tenant_id, id) DO NOTHING RETURNING tenant_id, id
   ), done AS (
-    UPDATE idempotency_keys k SET state = 'completed', response_status = v.status, response_body = v.body
-      FROM unnest($${N + 1}::text[], $${N + 2}::text[], $${N + 3}::text[], $${N + 4}::integer[], $${N + 5}::text[]) AS v(tenant_id, inquiry_id, key, status, body)
-     WHERE k.tenant_id = v.tenant_id AND k.key = v.key AND EXISTS (SELECT 1 FROM ins WHERE ins.tenant_id = v.tenant_id AND ins.id = v.inquiry_id)
+    UPDATE idempotency_keys k SET state = 'completed', response_status = c.status, response_body = c.body
+      FROM claims c
+     WHERE k.tenant_id = c.tenant_id AND k.key = c.key AND k.state = 'in_flight' AND k.holder = c.holder
+       AND EXISTS (SELECT 1 FROM ins WHERE ins.tenant_id = c.tenant_id AND ins.id = c.inquiry_id)
   )
-  SELECT tenant_id, id FROM ins`
+  SELECT tenant_id, id, false AS lost FROM ins
+  UNION ALL
+  SELECT c.tenant_id, c.inquiry_id, true FROM claims c
+   WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.tenant_id = c.tenant_id AND h.inquiry_id = c.inquiry_id)`
 
 /**
- * Inserts inquiries with one statement (an id already taken within its tenant is skipped) and
- * completes the idempotency keys of those inserted. Returns the inserted ones as `tenant\0id`.
+ * Inserts inquiries with one statement (an id already taken within its tenant is skipped, and
+ * so is an inquiry whose idempotency claim is no longer its request's) and completes the
+ * idempotency keys of those inserted. Returns the inserted ones and those whose claim was
+ * lost, as `tenant\0id`.
  */
-export async function insertInquiries(sql: Sql, writes: readonly InquiryWrite[]): Promise<Set<string>> {
+export async function insertInquiries(sql: Sql, writes: readonly InquiryWrite[]): Promise<{ inserted: Set<string>; lost: Set<string> }> {
   const columns = INQUIRY_COLUMNS.map(() => [] as (string | number | null)[])
-  const keys: (string | number)[][] = [[], [], [], [], []]
+  const keys: (string | number)[][] = [[], [], [], [], [], []]
   for (const { record, idempotency } of writes) {
     inquiryValues(record).forEach((value, i) => columns[i]?.push(value))
     if (idempotency === undefined) continue
-    const values = [record.tenant_id, record.id, idempotency.key, idempotency.response.status, JSON.stringify(idempotency.response.body)]
+    const values = [record.tenant_id, record.id, idempotency.key, idempotency.response.status, JSON.stringify(idempotency.response.body), idempotency.holder]
     values.forEach((value, i) => keys[i]?.push(value))
   }
-  const rows = await sql.rows<{ tenant_id: string; id: string }>(INSERT_MANY, [...columns, ...keys])
-  return new Set(rows.map((row) => `${row.tenant_id}\u0000${row.id}`))
+  const rows = await sql.rows<{ tenant_id: string; id: string; lost: boolean }>(INSERT_MANY, [...columns, ...keys])
+  const inserted = new Set<string>()
+  const lost = new Set<string>()
+  for (const row of rows) (row.lost ? lost : inserted).add(`${row.tenant_id}\u0000${row.id}`)
+  return { inserted, lost }
 }
 
 /** The tenant's inquiry with this id, or `null`. */

@@ -111,10 +111,10 @@ function inquiry(n: number): InquiryRecord {
 test('the store: concurrent inquiries all land with their idempotency records, and close waits for queued ones', async () => {
   const { store, path, cleanup } = openTempStore()
   await store.createTenant(aTenant('ten_1'))
-  const claimed = await store.claimIdempotencyKey('ten_1', 'key-1', 'hash', { now: 'b', expiredBefore: 'a', staleBefore: 'a' })
+  const claimed = await store.claimIdempotencyKey('ten_1', 'key-1', 'hash', { holder: 'h', now: 'b', expiredBefore: 'a', staleBefore: 'a' })
   assert.is(claimed.state, 'claimed')
   await Promise.all([
-    store.insertInquiry(inquiry(0), { key: 'key-1', response: { status: 201, body: { id: 'inq_00000' } } }),
+    store.insertInquiry(inquiry(0), { key: 'key-1', holder: 'h', response: { status: 201, body: { id: 'inq_00000' } } }),
     ...range(1, 100).map((n) => store.insertInquiry(inquiry(n))),
   ])
   const late = range(100, 120).map((n) => store.insertInquiry(inquiry(n)))
@@ -122,7 +122,7 @@ test('the store: concurrent inquiries all land with their idempotency records, a
   await Promise.all(late)
   const reopened = openSqliteStore({ path })
   assert.is((await reopened.listInquiries('ten_1', { limit: 500 })).length, 120)
-  const replay = await reopened.claimIdempotencyKey('ten_1', 'key-1', 'hash', { now: 'c', expiredBefore: 'a', staleBefore: 'a' })
+  const replay = await reopened.claimIdempotencyKey('ten_1', 'key-1', 'hash', { holder: 'h2', now: 'c', expiredBefore: 'a', staleBefore: 'a' })
   assert.equal(replay, { state: 'completed', request_hash: 'hash', response: { status: 201, body: { id: 'inq_00000' } } })
   assert.match(String(await reopened.transaction(() => reopened.insertInquiry(inquiry(500))).catch((e: unknown) => e)), /do not nest/)
   await reopened.close()

@@ -86,6 +86,14 @@ export class NotFoundError extends FrontdeskError {
 /** A conflict over an `Idempotency-Key` (409 in progress, 422 reused). */
 export class IdempotencyError extends FrontdeskError {
   static override readonly tracesStack = false
+
+  /** For 409: whole seconds until the holding request's lease runs out (`Retry-After`), when known. */
+  readonly retryAfter: number | undefined
+
+  constructor(code: ErrorCode, message: string, options?: { retryAfter?: number }) {
+    super(code, message)
+    this.retryAfter = options?.retryAfter
+  }
 }
 
 /** Too many requests for this key or address; `retryAfter` is in whole seconds. */

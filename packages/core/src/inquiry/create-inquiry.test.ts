@@ -5,7 +5,7 @@ import { isoAt } from '../app/clock.ts'
 import { FrontdeskError, IdempotencyError, ValidationError } from '../errors/frontdesk-error.ts'
 import type { InquiryRecord } from '../model/inquiry.ts'
 import type { Store } from '../port/store.ts'
-import { IDEMPOTENCY_STALE_MS, IDEMPOTENCY_WINDOW_MS, inquiryRequestHash } from './idempotency-key.ts'
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RENEW_MS, IDEMPOTENCY_WINDOW_MS, inquiryRequestHash } from './idempotency-key.ts'
 import { parseInquiryInput } from './inquiry-input.ts'
 import { DEFAULT_INQUIRY_MESSAGE } from './inquiry-created.ts'
 import type { InquiryFixture } from '../../test/util/inquiry-fixture.ts'
@@ -133,19 +133,83 @@ create('the same key with a different body is refused as reused (422)', async ({
   assert.is(await count(f), 1)
 })
 
-create('a key still held by a running request is refused as in progress (409), then taken over once stale', async ({ f }) => {
+create('a key still held by a running request is refused as in progress (409, retry when its lease ends), then taken over once its lease ran out', async ({ f }) => {
   const now = f.clock.now()
-  const times = { now: isoAt(now), expiredBefore: isoAt(now - IDEMPOTENCY_WINDOW_MS), staleBefore: isoAt(now - IDEMPOTENCY_STALE_MS) }
+  const times = { holder: 'another-request', now: isoAt(now), expiredBefore: isoAt(now - IDEMPOTENCY_WINDOW_MS), staleBefore: isoAt(now - IDEMPOTENCY_LEASE_MS) }
   assert.equal(await f.store.claimIdempotencyKey(f.principal.tenant.id, 'busy', 'some-hash', times), { state: 'claimed' })
   const error = await refusal(f.frontdesk.createInquiry(f.principal, VALID_BODY, 'busy'))
   assert.is(error.code, 'IDEMPOTENCY_IN_PROGRESS')
   assert.instance(error, IdempotencyError)
+  assert.is((error as IdempotencyError).retryAfter, IDEMPOTENCY_LEASE_MS / 1000)
+  f.clock.advance(IDEMPOTENCY_LEASE_MS - 1_500)
+  assert.is(((await refusal(f.frontdesk.createInquiry(f.principal, VALID_BODY, 'busy'))) as IdempotencyError).retryAfter, 2)
   assert.is(await count(f), 0)
-  // The claimer died: after the stale window a retry runs.
-  f.clock.advance(IDEMPOTENCY_STALE_MS + 1)
+  // The claimer died: once its lease ran out (a few seconds), a retry runs.
+  f.clock.advance(1_501)
   const reply = await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'busy')
   assert.is(reply.replayed, undefined)
   assert.is(await count(f), 1)
+})
+
+/** A fixture whose first `insertInquiry` waits until `release()`. */
+async function heldFirstInsert(): Promise<{ f: InquiryFixture; release(): void }> {
+  let release = () => {}
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  let first = true
+  const f = await inquiryFixture({
+    wrap: (store) =>
+      new Proxy(store, {
+        get(target, name, receiver) {
+          const value = Reflect.get(target, name, receiver) as unknown
+          if (name !== 'insertInquiry' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value
+          return async (...args: unknown[]) => {
+            if (first) {
+              first = false
+              await gate
+            }
+            return (value as (...a: unknown[]) => Promise<void>).apply(target, args)
+          }
+        },
+      }),
+  })
+  return { f, release }
+}
+
+create('a running request renews its claim: a repeat past the first lease is still refused as in progress', async () => {
+  const { f, release } = await heldFirstInsert()
+  try {
+    const first = f.frontdesk.createInquiry(f.principal, VALID_BODY, 'slow')
+    f.clock.advance(IDEMPOTENCY_LEASE_MS - 1_000)
+    await new Promise((resolve) => setTimeout(resolve, IDEMPOTENCY_RENEW_MS + 200))
+    f.clock.advance(IDEMPOTENCY_LEASE_MS - 1_000)
+    // Hint: claimed at 0, renewed at 4 s; at 8 s an unrenewed claim would have lapsed.
+    assert.is((await refusal(f.frontdesk.createInquiry(f.principal, VALID_BODY, 'slow'))).code, 'IDEMPOTENCY_IN_PROGRESS')
+    release()
+    assert.is((await first).replayed, undefined)
+    assert.is((await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'slow')).replayed, true)
+    assert.is(await count(f), 1)
+  } finally {
+    release()
+    await f.close()
+  }
+})
+
+create('a request whose claim was taken over (its lease ran out) stores nothing and answers in progress', async () => {
+  const { f, release } = await heldFirstInsert()
+  try {
+    const stalled = f.frontdesk.createInquiry(f.principal, VALID_BODY, 'stalled')
+    f.clock.advance(IDEMPOTENCY_LEASE_MS + 1)
+    const retry = await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'stalled')
+    assert.is(retry.replayed, undefined)
+    release()
+    const error = await refusal(stalled)
+    assert.is(error.code, 'IDEMPOTENCY_IN_PROGRESS')
+    assert.is(await count(f), 1)
+    assert.equal((await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'stalled')).body, retry.body)
+  } finally {
+    release()
+    await f.close()
+  }
 })
 
 create('after 24 hours a key is free again', async ({ f }) => {
@@ -189,12 +253,12 @@ create('a stored response that is not a creation response is an internal error, 
   const parsed = parseInquiryInput(VALID_BODY)
   if (!parsed.ok) throw new Error('fixture body is invalid')
   const now = f.clock.now()
-  const times = { now: isoAt(now), expiredBefore: isoAt(now - IDEMPOTENCY_WINDOW_MS), staleBefore: isoAt(now - IDEMPOTENCY_STALE_MS) }
+  const times = { holder: 'odd-request', now: isoAt(now), expiredBefore: isoAt(now - IDEMPOTENCY_WINDOW_MS), staleBefore: isoAt(now - IDEMPOTENCY_LEASE_MS) }
   await f.store.claimIdempotencyKey(f.principal.tenant.id, 'odd', inquiryRequestHash(parsed.value), times)
   const first = await f.frontdesk.createInquiry(f.principal, { ...VALID_BODY, title: 'other' })
   const record = await f.store.getInquiry(f.principal.tenant.id, first.body.id)
   if (record === null) throw new Error('not stored')
-  await f.store.insertInquiry({ ...record, id: 'inq_odd' }, { key: 'odd', response: { status: 201, body: { unexpected: true } } })
+  await f.store.insertInquiry({ ...record, id: 'inq_odd' }, { key: 'odd', holder: 'odd-request', response: { status: 201, body: { unexpected: true } } })
   const error = await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'odd').then(() => null, (e: unknown) => e)
   assert.instance(error, Error)
   assert.not.instance(error, FrontdeskError)

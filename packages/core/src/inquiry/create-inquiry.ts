@@ -6,7 +6,9 @@ import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { IdempotencyError, ValidationError } from '../errors/frontdesk-error.ts'
 import type { InquiryCategoryRecord, InquiryRecord } from '../model/inquiry.ts'
 import { newId } from '../util/ids.ts'
-import { checkIdempotencyKey, IDEMPOTENCY_STALE_MS, IDEMPOTENCY_WINDOW_MS, inquiryRequestHash } from './idempotency-key.ts'
+import {
+  checkIdempotencyKey, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RENEW_MS, IDEMPOTENCY_WINDOW_MS, idempotencyInProgress, inquiryRequestHash, leaseLeftSeconds,
+} from './idempotency-key.ts'
 import type { InquiryCreated } from './inquiry-created.ts'
 import { isInquiryCreated, toInquiryCreated } from './inquiry-created.ts'
 import type { InquiryInput } from './inquiry-input.ts'
@@ -27,8 +29,12 @@ const UNKNOWN_CATEGORY: ErrorDetail = { field: 'category_code', message: 'must b
  * its response is stored in the same transaction as the inquiry; a repeat with the same
  * checked body replays that response (`replayed: true`) and creates nothing; a different body
  * is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is running is
- * `IDEMPOTENCY_IN_PROGRESS`. A request refused as invalid stores nothing and leaves the key
- * free; a request that fails after claiming releases the claim so that a retry can run.
+ * `IDEMPOTENCY_IN_PROGRESS` (with the seconds until the holder's lease runs out, for
+ * `Retry-After`). A request refused as invalid stores nothing and leaves the key
+ * free; a request that fails after claiming releases the claim so that a retry can run. The
+ * claim is a lease (`IDEMPOTENCY_LEASE_MS`) the request renews while it runs, so the claim of
+ * a process that died is taken over within seconds, and a holder that lost its claim stores
+ * nothing (`IDEMPOTENCY_IN_PROGRESS`).
  *
  * After the commit, `hooks.onInquiryCreated` runs off the reply path (never for a replay).
  */
@@ -49,13 +55,15 @@ export async function createInquiry(ctx: Context, principal: Principal, body: un
 
   const now = ctx.clock.now()
   const hash = inquiryRequestHash(input)
+  const holder = crypto.randomUUID()
   const claim = await ctx.store.claimIdempotencyKey(tenantId, idempotencyKey, hash, {
+    holder,
     now: isoAt(now),
     expiredBefore: isoAt(now - IDEMPOTENCY_WINDOW_MS),
-    staleBefore: isoAt(now - IDEMPOTENCY_STALE_MS),
+    staleBefore: isoAt(now - IDEMPOTENCY_LEASE_MS),
   })
   if (claim.state === 'in_flight') {
-    throw new IdempotencyError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed')
+    throw idempotencyInProgress(leaseLeftSeconds(claim.renewed_at, now))
   }
   if (claim.state === 'completed') {
     if (claim.request_hash !== hash) {
@@ -64,17 +72,52 @@ export async function createInquiry(ctx: Context, principal: Principal, body: un
     if (!isInquiryCreated(claim.response.body)) throw new Error('The stored idempotent response is not an inquiry creation response')
     return { status: 201, body: claim.response.body, cache: NO_STORE, replayed: true }
   }
+  const lease = renewWhileRunning(ctx, tenantId, idempotencyKey, holder)
   try {
-    return await create(ctx, principal, input, idempotencyKey)
+    return await create(ctx, principal, input, { key: idempotencyKey, holder })
   } catch (error) {
-    await ctx.store.releaseIdempotencyKey(tenantId, idempotencyKey).catch(() => {
-      // Hint: if even the release fails, the claim turns stale after IDEMPOTENCY_STALE_MS and a retry takes it over.
+    await ctx.store.releaseIdempotencyKey(tenantId, idempotencyKey, holder).catch(() => {
+      // Hint: if even the release fails, the lease runs out and a retry takes the claim over.
     })
     throw error
+  } finally {
+    lease.stop()
   }
 }
 
-async function create(ctx: Context, principal: Principal, input: InquiryInput, idempotencyKey: string | null): Promise<Reply<InquiryCreated>> {
+/**
+ * Renews the claim every `IDEMPOTENCY_RENEW_MS` until `stop()`, or until it is found taken over.
+ * A renewal that fails (storage busy) is tried again on the next tick; one still under way is
+ * not doubled.
+ */
+function renewWhileRunning(ctx: Context, tenantId: string, key: string, holder: string): { stop(): void } {
+  let renewing = false
+  const timer = setInterval(() => {
+    if (renewing) return
+    renewing = true
+    ctx.store
+      .renewIdempotencyKey(tenantId, key, holder, isoAt(ctx.clock.now()))
+      .then(
+        (held) => {
+          if (!held) clearInterval(timer)
+        },
+        () => {
+          // Hint: the next tick tries again; the lease outlasts several failed renewals.
+        },
+      )
+      .finally(() => (renewing = false))
+  }, IDEMPOTENCY_RENEW_MS)
+  // Hint: a lease alone must not keep a process alive.
+  timer.unref?.()
+  return { stop: () => clearInterval(timer) }
+}
+
+async function create(
+  ctx: Context,
+  principal: Principal,
+  input: InquiryInput,
+  idempotency: { key: string; holder: string } | null,
+): Promise<Reply<InquiryCreated>> {
   const category = await activeCategory(ctx, principal.tenant.id, input.category_code)
   if (category === null) throw new ValidationError([UNKNOWN_CATEGORY])
   const now = ctx.clock.now()
@@ -95,7 +138,7 @@ async function create(ctx: Context, principal: Principal, input: InquiryInput, i
     created_at: isoAt(now),
   }
   const body = toInquiryCreated(record, category)
-  await ctx.store.insertInquiry(record, idempotencyKey === null ? undefined : { key: idempotencyKey, response: { status: 201, body: { ...body } } })
+  await ctx.store.insertInquiry(record, idempotency === null ? undefined : { ...idempotency, response: { status: 201, body: { ...body } } })
   void notifyInquiryCreated(ctx.hooks, record)
   return { status: 201, body, cache: NO_STORE }
 }

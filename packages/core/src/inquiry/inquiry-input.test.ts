@@ -254,4 +254,78 @@ shape('any JSON value that is not a valid body is refused with well-formed detai
   )
 })
 
+const INVISIBLE = 'must not contain invisible characters (Hangul fillers, braille blanks, noncharacters, stray variation selectors and the like)'
+const NOT_VISIBLE = 'must contain a visible character'
+const SINGLE_LINE = ['title', 'inquirer_name', 'inquirer_company', 'inquirer_department']
+
+shape('single-line fields refuse fillers, blanks, noncharacters and stray selectors; every field needs a visible character', () => {
+  const invisible = ['\u3164', '\uffa0', '\u115f', '\u1160', '\u2800', '\u034f', '\u17b4', '\uffff', '\ufffe', '\ufdd0', '\ufdef', '\u{1fffe}', '\u{10ffff}']
+  for (const field of SINGLE_LINE) {
+    for (const character of invisible) {
+      const name = `${field} U+${character.codePointAt(0)?.toString(16)}`
+      assert.is(messageOf({ ...valid, [field]: character }, field), INVISIBLE, name)
+      assert.is(messageOf({ ...valid, [field]: `invoice${character}` }, field), INVISIBLE, `${name} at the end`)
+      assert.is(messageOf({ ...valid, [field]: `${character}invoice` }, field), INVISIBLE, `${name} at the start`)
+    }
+    for (const selector of ['\ufe0f', '\u{e0100}', '\u180b']) {
+      assert.is(messageOf({ ...valid, [field]: selector }, field), INVISIBLE, `${field}: a lone selector`)
+      assert.is(messageOf({ ...valid, [field]: `${selector}invoice` }, field), INVISIBLE, `${field}: a selector after nothing`)
+      assert.is(messageOf({ ...valid, [field]: `invoice ${selector}` }, field), INVISIBLE, `${field}: a selector after a space`)
+    }
+    assert.is(messageOf({ ...valid, [field]: '\u3164\u3164\u3164' }, field), INVISIBLE, `${field} of Hangul fillers only`)
+    assert.is(messageOf({ ...valid, [field]: 'a\ufe0f\ufe0f' }, field), INVISIBLE, 'a second selector selects nothing')
+    assert.is(messageOf({ ...valid, [field]: '\u0301\u0302' }, field), NOT_VISIBLE, `${field} of combining marks only`)
+  }
+  assert.is(messageOf({ ...valid, content: '\u200b\u3164\n\u2800' }, 'content'), NOT_VISIBLE, 'content that looks blank')
+  assert.is(messageOf({ ...valid, category_code: '\u0300' }, 'category_code'), NOT_VISIBLE)
+  // Where they are meant: selectors after a character, jamo syllables, braille, a joiner between marks.
+  for (const text of ['❤️ support', '葛\u{e0100}飾区', '👁️‍🗨️', '1️⃣', '᠆ᠠ᠋', '\u115f\u1161', '\u1100\u1160\u11a8', '⠓⠑⠀⠇⠇⠕', 'a\u0301\u034f\u0302', '\ue000 gaiji']) {
+    const result = parseInquiryInput({ ...valid, title: text, inquirer_name: text, inquirer_company: text, inquirer_department: text })
+    assert.ok(result.ok, `${JSON.stringify(text)}: ${JSON.stringify(result)}`)
+  }
+  assert.ok(parseInquiryInput({ ...valid, content: 'blank\u3164 braille \u2800 \uffff kept in content' }).ok, 'content is refused only when it looks blank')
+})
+
+/**
+ * The class of a code point for a single-line field, said from the Unicode categories the
+ * README names: what a field made of it alone, and what `a<it>b`, are answered.
+ */
+function expectedFor(codePoint: number): { alone: string | null; between: string | null } {
+  const c = String.fromCodePoint(codePoint)
+  const is = (pattern: RegExp) => pattern.test(c)
+  if (is(/^\s$/u)) return { alone: 'must not be empty', between: is(/^[\t\n\v\f\r\u2028\u2029\u0085]$/u) ? CONTROL : null }
+  if (is(/^\p{Cc}$/u)) return { alone: CONTROL, between: CONTROL }
+  if (is(/^\p{Cf}$/u)) return { alone: FORMAT, between: is(/^[\u200c\u200d]$/u) ? null : FORMAT }
+  const selector = is(/^[\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}]$/u)
+  if (is(/^[\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800]$/u)) return { alone: INVISIBLE, between: selector ? null : INVISIBLE }
+  if (is(/^\p{M}$/u)) return { alone: NOT_VISIBLE, between: null }
+  return { alone: null, between: null }
+}
+const CONTROL = 'must not contain control characters or line breaks'
+const FORMAT = 'must not contain invisible formatting characters (bidi controls, zero-width spaces and the like)'
+
+shape('over the whole Unicode range, the class of a code point says whether a single-line field takes it (property)', () => {
+  const codePoint = fc.oneof(
+    fc.integer({ min: 0, max: 0x10ffff }),
+    fc.integer({ min: 0, max: 0x3fff }),
+    fc.constantFrom(0x115f, 0x1160, 0x17b4, 0x2800, 0x3164, 0xffa0, 0x034f, 0xfe0f, 0xe0100, 0xfdd0, 0xffff, 0x10fffe, 0xe0001, 0x200d, 0x00a0, 0x3000),
+  )
+  fc.assert(
+    fc.property(
+      codePoint.filter((cp) => cp < 0xd800 || cp > 0xdfff),
+      fc.constantFrom(...SINGLE_LINE),
+      (cp, field) => {
+        const expected = expectedFor(cp)
+        const c = String.fromCodePoint(cp)
+        const alone = parseInquiryInput({ ...valid, [field]: c })
+        const between = parseInquiryInput({ ...valid, [field]: `a${c}b` })
+        const optionalBlank = expected.alone === 'must not be empty' && field !== 'title' && field !== 'inquirer_name'
+        assert.is(alone.ok ? null : messageOf({ ...valid, [field]: c }, field), optionalBlank ? null : expected.alone, `U+${cp.toString(16)} alone`)
+        assert.is(between.ok ? null : messageOf({ ...valid, [field]: `a${c}b` }, field), expected.between, `U+${cp.toString(16)} between`)
+      },
+    ),
+    { numRuns: 3000 },
+  )
+})
+
 shape.run()

@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { issuesToDetails } from '../validation/issues.ts'
 import { EMAIL_MAX_LENGTH, isEmailAddress } from './email-address.ts'
-import { codePointLength, hasControlCharacter, hasInvisibleFormatCharacter, hasLoneSurrogate } from './inquiry-text.ts'
+import { codePointLength, hasControlCharacter, hasInvisibleCharacter, hasInvisibleFormatCharacter, hasLoneSurrogate, hasVisibleCharacter } from './inquiry-text.ts'
 
 /** A checked, normalised `POST /v1/inquiries` body: strings trimmed, absent optionals `null`. */
 export type InquiryInput = Pick<
@@ -61,6 +61,11 @@ function text(rule: TextRule) {
       (value) => rule.multiline === true || !hasInvisibleFormatCharacter(value),
       message('must not contain invisible formatting characters (bidi controls, zero-width spaces and the like)'),
     ),
+    v.check(
+      (value) => rule.multiline === true || !hasInvisibleCharacter(value),
+      message('must not contain invisible characters (Hangul fillers, braille blanks, noncharacters, stray variation selectors and the like)'),
+    ),
+    v.check((value) => value === '' || hasVisibleCharacter(value), message('must contain a visible character')),
     v.check((value) => codePointLength(value) <= rule.max, message(`must be at most ${rule.max.toLocaleString('en-US')} characters`)),
   )
 }
@@ -120,7 +125,8 @@ const KNOWN = new Set(INQUIRY_FIELDS)
  * invalid field at once, one detail each: the body must be an object; every field not in
  * `INQUIRY_FIELDS` is reported by its own name (`__proto__`, `constructor` and `prototype`
  * too: the body is read by own keys only and never merged into an object); required strings
- * must be non-empty after trimming; see `inquiry-text.ts` for lengths, control and invisible characters
+ * must be non-empty after trimming and every non-empty string must hold a visible character;
+ * see `inquiry-text.ts` for lengths, control, invisible and visible characters
  * and `isEmailAddress` for addresses. Optional fields may be absent, `null` or empty.
  * `priority` must be the JSON number 1, 2 or 3 (default 2): `"2"`, `1.5` and `true` are refused.
  *

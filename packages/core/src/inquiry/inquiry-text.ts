@@ -17,12 +17,39 @@
  *   ZWNJ U+200C and ZWJ U+200D *between two visible characters*, where names need them: Persian
  *   and Indic words (`می‌خواهم`) and emoji sequences (`👩‍💻`). Multi-line `content` keeps
  *   them all: paragraphs of mixed-direction text may legitimately carry marks.
+ * - Single-line fields also refuse the characters that render as nothing, or as a blank that
+ *   is not a space, where nobody can mean them: the Hangul fillers U+3164 and U+FFA0, the
+ *   conjoining fillers U+115F/U+1160 outside a jamo syllable, the braille blank U+2800 outside
+ *   braille, the combining grapheme joiner U+034F unless it separates combining marks, the
+ *   Khmer inherent vowels U+17B4/U+17B5 (deprecated), a variation selector that follows no
+ *   visible character (after one it picks a glyph: `❤️`, `葛󠄀`), every other default-ignorable
+ *   code point, and the noncharacters (U+FDD0–U+FDEF and U+xxFFFE/U+xxFFFF), which are never
+ *   text to interchange. Unassigned code points are kept: a newer emoji is unassigned to an
+ *   older Unicode table.
+ * - Every non-empty field must hold at least one visible character: a letter, digit,
+ *   punctuation, symbol or private-use character (not a space, control, format character,
+ *   combining mark on its own, or any of the above), so that nothing stored looks blank.
  */
 
 const SINGLE_LINE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 // Hint: a joiner is allowed only with something visible on both sides (not a space, control, separator or format character).
 const JOINER_BETWEEN_VISIBLE = /(?<=[^\s\p{Cc}\p{Cf}\p{Z}])[\u200c\u200d](?=[^\s\p{Cc}\p{Cf}\p{Z}])/gu
 const FORMAT_CHARACTER = /\p{Cf}/u
+// Hint: a base is what a variation selector or a grapheme joiner may follow: a visible character or a mark.
+const BASE = String.raw`[^\s\p{Z}\p{Cc}\p{Cf}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800]`
+const MEANT_INVISIBLE = new RegExp(
+  [
+    String.raw`(?<=${BASE})[\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}]`,
+    String.raw`(?<=${BASE})\u034f(?=\p{M})`,
+    String.raw`\u115f(?=[\u1161-\u11a7\ud7b0-\ud7c6])`,
+    String.raw`(?<=[\u1100-\u115e\ua960-\ua97c])\u1160`,
+    String.raw`(?<=[\u2801-\u28ff]\u2800*)\u2800(?=\u2800*[\u2801-\u28ff])`,
+  ].join('|'),
+  'gu',
+)
+// Hint: format characters (Cf) are default-ignorable too; `hasInvisibleFormatCharacter` reports them.
+const INVISIBLE = /(?!\p{Cf})[\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800]/u
+const VISIBLE = new RegExp(String.raw`(?!\p{M})${BASE}`, 'u')
 const MULTI_LINE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 const LONE_SURROGATE = /\p{Cs}/u
 
@@ -55,6 +82,20 @@ export function hasControlCharacter(text: string, multiline = false): boolean {
  */
 export function hasInvisibleFormatCharacter(text: string): boolean {
   return FORMAT_CHARACTER.test(text.replace(JOINER_BETWEEN_VISIBLE, ''))
+}
+
+/**
+ * Whether single-line `text` holds a character that renders as nothing or as a blank where it
+ * cannot be meant (a filler, a noncharacter, a stray variation selector…; see above), format
+ * characters (Cf) aside: `hasInvisibleFormatCharacter` reports those.
+ */
+export function hasInvisibleCharacter(text: string): boolean {
+  return INVISIBLE.test(text.replace(MEANT_INVISIBLE, ''))
+}
+
+/** Whether `text` holds a visible character (see above): anything but blanks, controls, marks and invisibles. */
+export function hasVisibleCharacter(text: string): boolean {
+  return VISIBLE.test(text)
 }
 
 /** Whether `text` holds a lone (unpaired) UTF-16 surrogate. */

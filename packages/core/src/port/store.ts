@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from '../model/api-key.ts'
 import type { CategoryRecord } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
-import type { IdempotencyClaim, StoredResponse } from '../model/idempotency.ts'
+import type { IdempotencyClaim, IdempotencyClaimTerms, StoredResponse } from '../model/idempotency.ts'
 import type { InquiryCategoryRecord, InquiryRecord, InquiryStatus } from '../model/inquiry.ts'
 import type { PreviewTokenRecord } from '../model/preview-token.ts'
 import type { TagRecord } from '../model/tag.ts'
@@ -106,26 +106,29 @@ export interface InquiryStore {
   /**
    * Stores the inquiry durably (committed and synced per the adapter's durability setting
    * before the promise resolves). With `idempotency`, the key's record is completed with the
-   * response in the same transaction: both are stored, or neither.
+   * response in the same transaction: both are stored, or neither. Only while `holder` still
+   * holds the key's in-flight claim: else nothing is stored and the promise rejects with
+   * `IdempotencyError` `IDEMPOTENCY_IN_PROGRESS` (another request took the claim over).
    */
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void>
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void>
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null>
   /** Newest first; `before` is an inquiry id to page from. */
   listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]>
 
   /**
-   * Atomically claims `key` for a request with `requestHash`. A record claimed before
-   * `expiredBefore` counts as absent (24 h window); an in-flight record claimed before
-   * `staleBefore` is taken over (its process died).
+   * Atomically claims `key` for `terms.holder`, a request with `requestHash`, at `terms.now`
+   * (its lease starts), across processes. A record claimed before `expiredBefore` counts as
+   * absent (24 h window); an in-flight record last renewed before `staleBefore` is taken over
+   * (its holder died: see `IDEMPOTENCY_LEASE_MS`).
    */
-  claimIdempotencyKey(
-    tenantId: string,
-    key: string,
-    requestHash: string,
-    times: { now: string; expiredBefore: string; staleBefore: string },
-  ): Promise<IdempotencyClaim>
-  /** Drops an in-flight claim whose request failed, so that a retry can run. */
-  releaseIdempotencyKey(tenantId: string, key: string): Promise<void>
+  claimIdempotencyKey(tenantId: string, key: string, requestHash: string, terms: IdempotencyClaimTerms): Promise<IdempotencyClaim>
+  /**
+   * Renews `holder`'s in-flight claim of `key` at `now` (its lease starts again); `false`, and
+   * nothing changed, when the key is not in flight for `holder` (completed, released or taken over).
+   */
+  renewIdempotencyKey(tenantId: string, key: string, holder: string, now: string): Promise<boolean>
+  /** Drops `holder`'s in-flight claim, whose request failed, so that a retry can run; any other record stays. */
+  releaseIdempotencyKey(tenantId: string, key: string, holder: string): Promise<void>
 }
 
 /** Secrets of one installation (one database), the same for every process that opens it. */

@@ -99,7 +99,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   404: 'The content, category or route does not exist or is not visible to this request.',
   405: 'The path exists but not with this method; `Allow` lists the methods it has.',
   408: 'The request was not sent in time (headers within 10 s, the whole request within 30 s); answered before routing, and the connection is closed.',
-  409: 'An earlier request with the same `Idempotency-Key` is still being processed.',
+  409: 'An earlier request with the same `Idempotency-Key` is still being processed; retry with the same key after `Retry-After` seconds (by then it is done and replays, or, if its server died, its claim has lapsed).',
   413: 'The JSON body is larger than 64 KiB.',
   415: 'The body is not `application/json`.',
   422: 'The `Idempotency-Key` was used before with a different body.',
@@ -131,7 +131,7 @@ export function errorResponses(): Record<string, JsonSchema> {
   }
   for (const status of errorStatuses()) {
     const headers: JsonSchema = { 'X-Request-Id': ref('#/components/headers/X-Request-Id'), ...rateLimitHeaders }
-    if (status === 429 || status === 503) headers['Retry-After'] = ref('#/components/headers/Retry-After')
+    if (status === 409 || status === 429 || status === 503) headers['Retry-After'] = ref('#/components/headers/Retry-After')
     if (status === 405) headers.Allow = ref('#/components/headers/Allow')
     responses[`Error${status}`] = {
       description: STATUS_DESCRIPTIONS[status] ?? `Error ${status}.`,

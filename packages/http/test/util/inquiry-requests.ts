@@ -5,6 +5,7 @@ export interface AgentResponse {
   status: number
   /** Whether `Idempotent-Replayed: true` was sent. */
   replayed: boolean
+  headers: import('node:http').IncomingHttpHeaders
   body: { id?: string; title?: string; error?: { code: string } } | null
 }
 
@@ -37,7 +38,7 @@ export function agentRequest(
           } catch {
             parsed = null
           }
-          resolve({ status: response.statusCode ?? 0, replayed: response.headers['idempotent-replayed'] === 'true', body: parsed })
+          resolve({ status: response.statusCode ?? 0, replayed: response.headers['idempotent-replayed'] === 'true', headers: response.headers, body: parsed })
         })
       },
     )

@@ -86,12 +86,12 @@ export function isolationCases(name: string, open: OpenStore): void {
     await store.insertInquiry(anInquiry(B, 'inq_1', { title: 'for B' }))
     assert.is((await store.getInquiry(A, 'inq_1'))?.title, 'for A')
     assert.equal((await store.listInquiries(B, { limit: 10 })).map((i) => i.title), ['for B'])
-    const t = { now: at(0), expiredBefore: at(-1440), staleBefore: at(-5) }
+    const t = { holder: 'h', now: at(0), expiredBefore: at(-1440), staleBefore: at(-5) }
     assert.is((await store.claimIdempotencyKey(A, 'same', 'h', t)).state, 'claimed')
     assert.is((await store.claimIdempotencyKey(B, 'same', 'h', t)).state, 'claimed')
-    await store.insertInquiry(anInquiry(A, 'inq_2'), { key: 'same', response: { status: 201, body: 'A' } })
+    await store.insertInquiry(anInquiry(A, 'inq_2'), { key: 'same', holder: 'h', response: { status: 201, body: 'A' } })
     assert.is((await store.claimIdempotencyKey(B, 'same', 'h', t)).state, 'in_flight')
-    await store.releaseIdempotencyKey(B, 'same')
+    await store.releaseIdempotencyKey(B, 'same', 'h')
     assert.is((await store.claimIdempotencyKey(A, 'same', 'h', t)).state, 'completed')
     await store.createApiKey(anApiKey(A, 'key_a'))
     await store.createApiKey(anApiKey(B, 'key_b'))

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '../../model/api-key.ts'
-import type { IdempotencyClaim, StoredResponse } from '../../model/idempotency.ts'
+import { idempotencyInProgress } from '../../inquiry/idempotency-key.ts'
+import type { IdempotencyClaim, IdempotencyClaimTerms, StoredResponse } from '../../model/idempotency.ts'
 import type { InquiryRecord, InquiryStatus } from '../../model/inquiry.ts'
 import type { PreviewTokenRecord } from '../../model/preview-token.ts'
 import type { Tenant } from '../../model/tenant.ts'
@@ -75,16 +76,23 @@ export function revokePreviewToken(tables: MemoryTables, id: string, at: string)
   return true
 }
 
-/** Stores the inquiry and, with `idempotency`, completes the key's record: both or neither (the caller's draft). */
-export function insertInquiry(tables: MemoryTables, record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): void {
+/**
+ * Stores the inquiry and, with `idempotency`, completes the key's record: both or neither (the
+ * caller's draft), and only while `idempotency.holder` holds the key's in-flight claim.
+ */
+export function insertInquiry(tables: MemoryTables, record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): void {
   requireTenant(tables, record.tenant_id)
   const id = rowKey(record.tenant_id, record.id)
   if (tables.inquiries.has(id)) refuse(`inquiry ${record.id} exists`)
-  tables.inquiries.set(id, stored(record))
-  if (idempotency === undefined) return
+  if (idempotency === undefined) {
+    tables.inquiries.set(id, stored(record))
+    return
+  }
   const keyId = rowKey(record.tenant_id, idempotency.key)
   const claim = tables.idempotency.get(keyId)
-  if (claim !== undefined) tables.idempotency.set(keyId, { ...claim, state: 'completed', response: stored(idempotency.response) })
+  if (claim?.state !== 'in_flight' || claim.holder !== idempotency.holder) throw idempotencyInProgress()
+  tables.inquiries.set(id, stored(record))
+  tables.idempotency.set(keyId, { ...claim, state: 'completed', response: stored(idempotency.response) })
 }
 export function getInquiry(tables: MemoryTables, tenantId: string, id: string): InquiryRecord | null {
   return tables.inquiries.get(rowKey(tenantId, id)) ?? null
@@ -104,7 +112,7 @@ export function claimIdempotencyKey(
   tenantId: string,
   key: string,
   requestHash: string,
-  times: { now: string; expiredBefore: string; staleBefore: string },
+  times: IdempotencyClaimTerms,
 ): IdempotencyClaim {
   for (const [id, row] of tables.idempotency) {
     if (id.startsWith(rowKey(tenantId, '')) && row.claimed_at < times.expiredBefore) tables.idempotency.delete(id)
@@ -114,14 +122,23 @@ export function claimIdempotencyKey(
   if (row?.state === 'completed' && row.response !== null) {
     return { state: 'completed', request_hash: row.request_hash, response: row.response }
   }
-  if (row !== undefined && row.claimed_at >= times.staleBefore) return { state: 'in_flight' }
-  tables.idempotency.set(id, { request_hash: requestHash, state: 'in_flight', claimed_at: times.now, response: null })
+  if (row !== undefined && row.claimed_at >= times.staleBefore) return { state: 'in_flight', renewed_at: row.claimed_at }
+  tables.idempotency.set(id, { request_hash: requestHash, state: 'in_flight', claimed_at: times.now, holder: times.holder, response: null })
   return { state: 'claimed' }
 }
-/** Drops an in-flight claim; a completed record stays. */
-export function releaseIdempotencyKey(tables: MemoryTables, tenantId: string, key: string): void {
+/** See `InquiryStore.renewIdempotencyKey`. */
+export function renewIdempotencyKey(tables: MemoryTables, tenantId: string, key: string, holder: string, now: string): boolean {
   const id = rowKey(tenantId, key)
-  if (tables.idempotency.get(id)?.state === 'in_flight') tables.idempotency.delete(id)
+  const row = tables.idempotency.get(id)
+  if (row?.state !== 'in_flight' || row.holder !== holder) return false
+  tables.idempotency.set(id, { ...row, claimed_at: now })
+  return true
+}
+/** Drops `holder`'s in-flight claim; any other record stays. */
+export function releaseIdempotencyKey(tables: MemoryTables, tenantId: string, key: string, holder: string): void {
+  const id = rowKey(tenantId, key)
+  const row = tables.idempotency.get(id)
+  if (row?.state === 'in_flight' && row.holder === holder) tables.idempotency.delete(id)
 }
 
 /** See `SearchSource.readSearchItems`. */

@@ -2,7 +2,7 @@ import { StorageUnavailableError } from '../../errors/frontdesk-error.ts'
 import type { ApiKeyRecord } from '../../model/api-key.ts'
 import type { CategoryRecord } from '../../model/category.ts'
 import type { ContentRecord } from '../../model/content.ts'
-import type { IdempotencyClaim, StoredResponse } from '../../model/idempotency.ts'
+import type { IdempotencyClaim, IdempotencyClaimTerms, StoredResponse } from '../../model/idempotency.ts'
 import type { InquiryCategoryRecord, InquiryRecord, InquiryStatus } from '../../model/inquiry.ts'
 import type { PreviewTokenRecord } from '../../model/preview-token.ts'
 import type { TagRecord } from '../../model/tag.ts'
@@ -161,7 +161,7 @@ export class MemoryStore implements Store {
 
   // ── inquiries and idempotency keys
 
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void> {
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void> {
     return this.#write((draft) => records.insertInquiry(draft.tables, record, idempotency))
   }
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
@@ -170,16 +170,14 @@ export class MemoryStore implements Store {
   listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]> {
     return this.#read(() => records.listInquiries(this.#committed(), tenantId, options))
   }
-  claimIdempotencyKey(
-    tenantId: string,
-    key: string,
-    requestHash: string,
-    times: { now: string; expiredBefore: string; staleBefore: string },
-  ): Promise<IdempotencyClaim> {
-    return this.#write((draft) => records.claimIdempotencyKey(draft.tables, tenantId, key, requestHash, times))
+  claimIdempotencyKey(tenantId: string, key: string, requestHash: string, terms: IdempotencyClaimTerms): Promise<IdempotencyClaim> {
+    return this.#write((draft) => records.claimIdempotencyKey(draft.tables, tenantId, key, requestHash, terms))
   }
-  releaseIdempotencyKey(tenantId: string, key: string): Promise<void> {
-    return this.#write((draft) => records.releaseIdempotencyKey(draft.tables, tenantId, key))
+  renewIdempotencyKey(tenantId: string, key: string, holder: string, now: string): Promise<boolean> {
+    return this.#write((draft) => records.renewIdempotencyKey(draft.tables, tenantId, key, holder, now))
+  }
+  releaseIdempotencyKey(tenantId: string, key: string, holder: string): Promise<void> {
+    return this.#write((draft) => records.releaseIdempotencyKey(draft.tables, tenantId, key, holder))
   }
 
   // ── transactions, change feed, search source, lifecycle

@@ -16,7 +16,10 @@ export interface StoredContent extends Omit<ContentRecord, 'tags'> {
 export interface IdempotencyRow {
   request_hash: string
   state: 'in_flight' | 'completed'
+  /** When the claim was made or last renewed. */
   claimed_at: string
+  /** The request holding an in-flight claim. */
+  holder: string
   response: StoredResponse | null
 }
 
