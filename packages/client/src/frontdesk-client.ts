@@ -42,7 +42,7 @@ export interface FrontdeskClientOptions {
 export interface CallOptions {
   /** Aborts the call, including waits between retries. */
   signal?: AbortSignal
-  /** Sent as `X-Request-Id` (8–128 of `A-Z a-z 0-9 . _ : -`): the server logs it and echoes it back. */
+  /** Sent as `X-Request-Id` (8–64 of `A-Z a-z 0-9 . _ : -`, not shaped like a key): the server logs it and echoes it back; otherwise it makes its own. */
   requestId?: string
 }
 

@@ -2,13 +2,17 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { Duplex } from 'node:stream'
 import type { TLSSocket } from 'node:tls'
 import type { Frontdesk } from '@frontdesk/core'
+import { ValidationError } from '@frontdesk/core'
 import type { AccessLogger } from './access-log.ts'
 import { isoNow, redactTarget } from './access-log.ts'
+import { answerHeaders, errorAnswer } from './answer.ts'
 import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { createRefusalMemory } from './ignored-refusals.ts'
 import { bodyReader } from './read-body.ts'
+import { requestIdOf } from './request-id.ts'
+import { framingProblem } from './request-framing.ts'
 import { writeRawAnswer } from './raw-answer.ts'
 import { createProxyMatcher } from './trusted-proxies.ts'
 
@@ -60,6 +64,12 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
     // Hint: a body no route reads is never drained (that would let anyone upload for free): the connection is closed after the answer.
     const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
     const secure = (socket as Partial<TLSSocket>).encrypted === true || (fromProxy && forwardedProto(request) === 'https')
+    const problem = framingProblem(request)
+    if (problem !== null) {
+      const { unexpected: _, ...refusal } = errorAnswer(new ValidationError([problem]), answerHeaders(requestIdOf(request.headers['x-request-id']), secure))
+      write(response, refusal, true, sent)
+      return
+    }
     // Hint: without a `checkContinue` listener Node has already sent 100 Continue; sending it twice is harmless.
     const expectsContinue = /^100-continue$/i.test(request.headers.expect ?? '')
     const body = bodyReader(request, expectsContinue ? () => response.writeContinue() : undefined)

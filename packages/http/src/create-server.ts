@@ -8,6 +8,8 @@ import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, guardConn
 import { createConnectListener, createHandler } from './create-handler.ts'
 import type { HandlerOptions } from './create-handler.ts'
 import type { HandleOptions } from './handle.ts'
+import { pipelineRequests } from './request-pipeline.ts'
+import { SEND_TIMEOUT_MS, watchSends } from './send-timeout.ts'
 import { checkTlsMaterial } from './tls-material.ts'
 import { createProxyMatcher, DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
 
@@ -38,6 +40,18 @@ export interface ServerOptions extends HandleOptions, Pick<HandlerOptions, 'onAc
    * before any TLS work. Trusted proxies are exempt. Default 64; 0 = no limit.
    */
   maxConnectionsPerAddress?: number
+  /**
+   * Time a connection's answers may wait without the client taking a byte of them, in ms; the
+   * connection is then destroyed (see `watchSends`). Default `SEND_TIMEOUT_MS` (30 s); 0 = never.
+   */
+  sendTimeoutMs?: number
+  /**
+   * Requests one connection may carry: the last is answered with `Connection: close` and the
+   * connection closed after it; requests pipelined behind it are not answered (the client
+   * sends them again on a new connection, RFC 9112 §9.3.2). Default
+   * `MAX_REQUESTS_PER_CONNECTION` (1 000); 0 = no limit.
+   */
+  maxRequestsPerConnection?: number
 }
 
 /** Time allowed to send the request headers (ms). */
@@ -50,6 +64,8 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000
 export const PROXY_KEEP_ALIVE_TIMEOUT_MS = 65_000
 /** Time allowed for a TLS handshake (ms). */
 export const HANDSHAKE_TIMEOUT_MS = 10_000
+/** Requests one connection may carry (as nginx's `keepalive_requests`). */
+export const MAX_REQUESTS_PER_CONNECTION = 1_000
 
 /**
  * The cipher suites offered: for TLS 1.2 only the ECDHE AEAD suites of Mozilla's "intermediate"
@@ -73,7 +89,10 @@ export const TLS_CIPHERS = [
  * sent over plain HTTP has already leaked): with `tls`, a plain-HTTP client fails the TLS
  * handshake; behind a proxy, anything not vouched for as HTTPS gets 403 `HTTPS_REQUIRED`.
  * Slow or silent clients are cut off by the timeouts above, and connections are limited per
- * client address and overall before any TLS work (see `guardConnections`).
+ * client address and overall before any TLS work (see `guardConnections`). What one connection
+ * can make the server hold is bounded: its pipelined requests are served a few at a time and
+ * no longer read while many wait (`pipelineRequests`), and a connection whose answers the client
+ * does not take is closed after `sendTimeoutMs` (`watchSends`).
  */
 export function createServer(frontdesk: Frontdesk, transport: ServerTransport, options: ServerOptions = {}): https.Server | http.Server {
   const behindProxy = 'behindProxy' in transport
@@ -93,9 +112,10 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   }
   const handle = createHandler(frontdesk, handlerOptions)
   const connect = createConnectListener(frontdesk, handlerOptions)
+  const pipeline = pipelineRequests(options.maxRequestsPerConnection ?? MAX_REQUESTS_PER_CONNECTION)
   const handler = (request: http.IncomingMessage, response: http.ServerResponse) => {
     guard.requestArrived(request.socket)
-    handle(request, response)
+    pipeline.admit(request, response, () => handle(request, response))
   }
   const server = behindProxy
     ? http.createServer(common, handler)
@@ -124,6 +144,12 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
       socket.allowHalfOpen = true
       established.add(socket)
     })
+    // Hint: node:http feeds its parser straight from the TLS layer, which hands over everything
+    // it has decrypted even once the connection is paused; the parser, paused by then, fails
+    // with HPE_PAUSED and the connection is dropped with its pipelined requests unanswered. A
+    // 'data' listener (added after node:http's own) makes node:http read through the socket's
+    // stream instead, which holds what arrives while paused.
+    server.on('secureConnection', (socket: TLSSocket) => socket.on('data', readThroughStream))
   }
   const isProxy = createProxyMatcher(handlerOptions.trustedProxies)
   const guard = guardConnections(server, {
@@ -133,6 +159,7 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
     maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     exempt: (address) => behindProxy && isProxy(address),
   })
+  watchSends(server, { tls: !behindProxy, timeoutMs: options.sendTimeoutMs ?? SEND_TIMEOUT_MS })
   server.headersTimeout = headersTimeout
   server.requestTimeout = requestTimeout
   server.keepAliveTimeout = common.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS
@@ -150,6 +177,9 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
   })
   return server
 }
+
+/** The 'data' listener of `createServer`'s TLS connections: node:http reads them, this only makes it read through the stream. */
+function readThroughStream(): void {}
 
 /** The certificate and key, checked first so that a mistake is named rather than left to OpenSSL's `ERR_OSSL_…`. */
 function tlsMaterial(cert: string | Buffer, key: string | Buffer): { cert: string | Buffer; key: string | Buffer } {

@@ -3,7 +3,7 @@ import { FrontdeskError, OPERATIONS, RateLimitedError, RequestRefusedError } fro
 import { redactTarget } from './access-log.ts'
 import { answerHeaders, errorAnswer, replyAnswer, uncachedAnswer } from './answer.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
-import { assertJsonMediaType, parseJsonBody } from './json-body.ts'
+import { assertJsonMediaType, assertNoContentCoding, parseJsonBody } from './json-body.ts'
 import { requestIdOf } from './request-id.ts'
 import type { Route } from './routes.ts'
 import { matchRoute } from './routes.ts'
@@ -173,6 +173,7 @@ function setRateLimitHeaders(headers: Record<string, string>, state: { limit: nu
 
 async function readJson(request: HttpRequest, options: HandleOptions): Promise<unknown> {
   assertJsonMediaType(headerValue(request.headers['content-type']))
+  assertNoContentCoding(headerValue(request.headers['content-encoding']))
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   const declared = headerValue(request.headers['content-length'])
   if (declared !== undefined && Number(declared) > limit) throw payloadTooLarge(limit)

@@ -56,9 +56,9 @@ test('a sane incoming X-Request-Id is echoed; anything else is replaced', async 
   }
 })
 
-test('a key or token sent as X-Request-Id is never echoed (nor logged: the log takes the echoed id)', async () => {
+test('a key or token sent as X-Request-Id, with or without its prefix, is never echoed (nor logged: the log takes the echoed id)', async () => {
   const personal = await server.key('acme', [], { personal: true })
-  for (const secret of [key, personal, `fdv_${'a'.repeat(38)}`, `FDK_${'b'.repeat(38)}`, `trace-${key}`]) {
+  for (const secret of [key, personal, `fdv_${'a'.repeat(38)}`, `FDK_${'b'.repeat(38)}`, `trace-${key}`, key.slice(4), `req-${personal.slice(4, 30)}`]) {
     for (const path of ['/v1/cms/categories', '/healthz', '/nowhere']) {
       const res = await server.request('GET', path, { headers: { 'x-api-key': key, 'x-request-id': secret } })
       assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/, `${path} echoed ${secret.slice(0, 8)}…`)

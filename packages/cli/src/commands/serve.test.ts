@@ -6,14 +6,14 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
-import { createDevCert, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '@frontdesk/http'
+import { createDevCert, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, SEND_TIMEOUT_MS } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { bufferOutput } from '../env.ts'
 import { storeOf, titled } from '../../test/util/cli-fixture.ts'
 import { main } from '../main.ts'
 import { defaultSearchDir, openStore } from '../session.ts'
 import type { ServeOptions } from './serve.ts'
-import { DEFAULT_GC_HEADROOM, parseGcHeadroom, parseWorkers, serve, startServer, workerCount } from './serve.ts'
+import { DEFAULT_GC_HEADROOM, parseGcHeadroom, parseSendTimeout, parseWorkers, serve, startServer, workerCount } from './serve.ts'
 
 const kind = storeOf(import.meta.url)
 const test = suite(titled('frontdesk serve', import.meta.url))
@@ -122,6 +122,7 @@ optionsTest('serve refuses contradictory or incomplete options', async () => {
     [['--dev-cert', '--allow-public-bind'], /--allow-public-bind needs --behind-proxy/],
     [['--behind-proxy', '--host', '0.0.0.0'], /refusing to serve plain HTTP \(--behind-proxy\) on 0\.0\.0\.0, every interface: .*--allow-public-bind/],
     [['--behind-proxy', '--host', '::'], /refusing to serve plain HTTP \(--behind-proxy\) on ::, every interface/],
+    [['--behind-proxy', '--host', ''], /refusing to serve plain HTTP \(--behind-proxy\) on an empty --host \(""\), every interface: .*--allow-public-bind/],
     [['--behind-proxy', '--host', '203.0.113.7'], /refusing to serve plain HTTP \(--behind-proxy\) on 203\.0\.113\.7, public address 203\.0\.113\.7/],
     [['--behind-proxy', '--trusted-proxy', 'proxy.local'], /Invalid trusted proxy address: proxy\.local/],
     [['--dev-cert', '--port', '70000'], /invalid port: 70000/],
@@ -195,6 +196,14 @@ test('serve --max-connections-per-address limits one address; the help states th
   }
   assert.is(parseGcHeadroom('0'), 0)
   assert.is(parseGcHeadroom('1000'), 1000)
+  assert.match(text, new RegExp(`--send-timeout <seconds> .*\\(default: ${SEND_TIMEOUT_MS / 1_000}, 0 = never\\)`))
+  for (const value of ['-1', '3601', '1e3', 'soon', '']) {
+    const refused = await run('serve', '--db', join(dir, 'x.db'), '--dev-cert', '--send-timeout', value)
+    assert.is(refused.code, 1, value)
+    assert.match(refused.stderr, /--send-timeout.*must be a number of seconds from 0 to 3600/, value)
+  }
+  assert.is(parseSendTimeout('1.5'), 1.5)
+  assert.is(parseSendTimeout('0'), 0)
 })
 
 optionsTest('serve names the file and what is wrong with a certificate or key that does not fit', async () => {

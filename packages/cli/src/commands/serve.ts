@@ -51,6 +51,11 @@ export interface ServeOptions {
   /** Connections held at once from one client address (IPv6: one /64; trusted proxies exempt). Default 64; 0 = no limit. */
   maxConnectionsPerAddress?: number
   /**
+   * Seconds a connection's answers may wait without the client taking a byte of them before
+   * the connection is closed (`SEND_TIMEOUT_MS` of `@frontdesk/http`, 30; 0 = never).
+   */
+  sendTimeout?: number
+  /**
    * Server processes sharing the port (`auto`: one per core, `os.availableParallelism()`).
    * Default 1: this process serves. With more, this process supervises that many workers
    * (node:cluster), each running this same command; see `superviseWorkers`.
@@ -154,6 +159,8 @@ export async function startServer(
     onAccess?: AccessLogger
     maxConnections?: number
     maxConnectionsPerAddress?: number
+    /** See `ServeOptions.sendTimeout`, in ms. */
+    sendTimeoutMs?: number
     searchDir?: string
     /**
      * What this process does with the search snapshots: `write` (default) restores them and
@@ -206,6 +213,7 @@ export async function startServer(
       ...(options.onAccess === undefined ? {} : { onAccess: options.onAccess }),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
+      ...(options.sendTimeoutMs === undefined ? {} : { sendTimeoutMs: options.sendTimeoutMs }),
     })
     const host = options.host ?? '127.0.0.1'
     const handed = options.handedConnections === true ? serveHandedConnections(server) : null
@@ -281,12 +289,14 @@ async function checkProxyBind(host: string, allowed: boolean, env: CliEnv): Prom
   const exposed = await publicAddressesOf(host)
   if (exposed.length === 0) return
   const where = exposed.some((address) => address === '0.0.0.0' || address === '::') ? 'every interface' : `public address ${exposed.join(', ')}`
+  // Hint: an empty --host (an unset variable in `--host "$HOST"`) is named as such, not left blank.
+  const named = host.trim() === '' ? `an empty --host ("${host}")` : host
   if (!allowed) {
     throw new UsageError(
-      `refusing to serve plain HTTP (--behind-proxy) on ${host}, ${where}: use a loopback or private address, or add --allow-public-bind if a firewall or container network keeps the port to the proxy`,
+      `refusing to serve plain HTTP (--behind-proxy) on ${named}, ${where}: use a loopback or private address, or add --allow-public-bind if a firewall or container network keeps the port to the proxy`,
     )
   }
-  env.stderr.write(`frontdesk: warning: serving plain HTTP on ${host} (${where}); make sure only the proxy can reach this port\n`)
+  env.stderr.write(`frontdesk: warning: serving plain HTTP on ${named} (${where}); make sure only the proxy can reach this port\n`)
 }
 
 /** Resolves on the first SIGINT or SIGTERM (or when `signal` aborts). */
@@ -352,6 +362,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       searchDir: options.searchDir ?? defaultSearchDir(dbPath, env.cwd),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
+      ...(options.sendTimeout === undefined ? {} : { sendTimeoutMs: Math.round(options.sendTimeout * 1_000) }),
       onRateLimitStoreError: rateLimitTrouble(env),
       // Hint: one snapshot writer per machine: worker 1, which also brings them up to date before the others start.
       ...(slot === null ? {} : slot === 1 ? { snapshots: 'write', saveSnapshots: true } : { snapshots: 'read' }),
@@ -431,6 +442,11 @@ export function register(program: Command, env: CliEnv): void {
     .addOption(
       new Option('--max-connections-per-address <n>', 'connections held at once from one client address (IPv6: per /64; trusted proxies exempt) (default: 64, 0 = no limit)').argParser(parseCount),
     )
+    .addOption(
+      new Option('--send-timeout <seconds>', "seconds a connection's answers may wait without the client taking a byte of them; the connection is then closed (default: 30, 0 = never)").argParser(
+        parseSendTimeout,
+      ),
+    )
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
     .addOption(new Option('--workers <n>', 'server processes sharing the port: a number, or auto for one per core (default: 1)').argParser(parseWorkers))
     .addOption(
@@ -465,7 +481,8 @@ balancers).
 
 Limits (see the README's "Security"): TLS handshake 10 s, request headers 10 s (also the
 time to send a first request), whole request 30 s, keep-alive 5 s (65 s behind a proxy),
-bodies 64 KiB, connections as above. A client that keeps sending on a connection after a 429
+bodies 64 KiB, connections as above; answers the client does not take, --send-timeout (30 s);
+1,000 requests per connection, the last answered with Connection: close. A client that keeps sending on a connection after a 429
 told it to wait (Retry-After) has that connection closed.
 
 Output: stdout carries only the access log, one JSON line per request (time, request_id,
@@ -492,6 +509,13 @@ Examples:
 export function parseCount(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be an integer ≥ 0 (0 = no limit)')
   return Number(value)
+}
+
+/** Parses a `--send-timeout` value: seconds from 0 (never) to 3600, decimals allowed. */
+export function parseSendTimeout(value: string): number {
+  const seconds = Number(value)
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds > 3_600) throw new InvalidArgumentError('must be a number of seconds from 0 to 3600 (0 = never)')
+  return seconds
 }
 
 /** Parses a `--gc-headroom` value: an integer percentage from 0 (V8's own heuristic) to 1000. */

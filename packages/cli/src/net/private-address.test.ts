@@ -16,6 +16,8 @@ test('a host name counts by what it resolves to', async () => {
   assert.equal(await publicAddressesOf('0.0.0.0'), ['0.0.0.0'])
   assert.equal(await publicAddressesOf('[::]'), ['::'])
   assert.equal(await publicAddressesOf('10.0.0.1'), [])
+  assert.equal(await publicAddressesOf(''), ['::', '0.0.0.0'], 'an empty host listens on every interface')
+  assert.equal(await publicAddressesOf(' '), ['::', '0.0.0.0'])
 })
 
 test.run()

@@ -29,10 +29,13 @@ export function isPrivateAddress(address: string): boolean {
 
 /**
  * The addresses of `host` that are not private (see `isPrivateAddress`): the host itself when
- * it is an IP address, else what it resolves to. Empty when every one is private.
+ * it is an IP address, else what it resolves to. Empty when every one is private. An empty
+ * host (what `--host "$HOST"` gives when the variable is unset) is every interface, as
+ * `listen` takes it: `::` and `0.0.0.0`.
  */
 export async function publicAddressesOf(host: string): Promise<string[]> {
-  const bare = host.replace(/^\[(.*)\]$/, '$1')
+  const bare = host.trim().replace(/^\[(.*)\]$/, '$1')
+  if (bare === '') return ['::', '0.0.0.0']
   if (isIP(bare) !== 0) return isPrivateAddress(bare) ? [] : [bare]
   const resolved = await lookup(bare, { all: true }).catch(() => [])
   // Hint: a name that does not resolve cannot be listened on; `listen` reports that itself.

@@ -27,12 +27,19 @@ export function serveHandedConnections(server: http.Server): HandedConnections {
     socket.once('close', () => sockets.delete(socket))
     server.emit('connection', socket)
   }
-  server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     requests++
-    response.once('close', () => {
+    // Hint: a request pipelined behind a connection's last is never answered, so its response
+    // never closes: the end of its connection ends it too.
+    const socket = request.socket
+    const done = () => {
+      response.off('close', done)
+      socket.off('close', done)
       requests--
       if (requests === 0) idle?.()
-    })
+    }
+    response.once('close', done)
+    socket.once('close', done)
   })
   process.on('message', onMessage)
   return {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
-import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
+import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
 import type { ServerOptions } from '@frontdesk/http'
 import { createDevCert } from '@frontdesk/http'
 
@@ -24,6 +24,8 @@ export interface ServerProcess {
   limitedKey: string
   /** A key of tenant `acme` with `cms:read` and no rate limit. */
   unlimitedKey: string
+  /** The process's resident memory (VmRSS), in bytes. */
+  rss(): number
   /** How many of the process's file descriptors are sockets (the listener included). */
   socketFds(): number
   /**
@@ -43,10 +45,10 @@ const TCP_STATES: Record<string, string> = {
 }
 
 /**
- * Seeds a database (tenant `acme`, two keys) and starts `server.child.ts` on it with these
- * `createServer` options, over a fresh self-signed certificate.
+ * Seeds a database (tenant `acme`, two keys, and `records` imported into it) and starts
+ * `server.child.ts` on it with these `createServer` options, over a fresh self-signed certificate.
  */
-export async function startServerProcess(options: { server?: ServerOptions; rateLimit?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(options: { server?: ServerOptions; rateLimit?: number; records?: Record<string, unknown>[] } = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-proc-'))
   const db = join(dir, 'frontdesk.db')
   const pems = await createDevCert()
@@ -62,6 +64,7 @@ export async function startServerProcess(options: { server?: ServerOptions; rate
     const unlimited = await createApiKey(ctx, { tenantCode: 'acme', name: 'unlimited', permissions: ['cms:read'], rateLimit: 0 })
     limitedKey = limited.key
     unlimitedKey = unlimited.key
+    if (options.records !== undefined) await importRecords(ctx, { tenantCode: 'acme', records: options.records.map((record, i) => ({ record, location: String(i) })) })
   } finally {
     await store.close()
   }
@@ -105,6 +108,7 @@ export async function startServerProcess(options: { server?: ServerOptions; rate
     ca: pems.cert,
     limitedKey,
     unlimitedKey,
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     socketFds: () => countSocketFds(pid),
     tcpStates: () => tcpStates(port),
     stderr: () => stderr,
