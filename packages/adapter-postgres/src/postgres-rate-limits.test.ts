@@ -1,7 +1,7 @@
 import type { RateLimitStore } from '@frontdesk/core'
 import { testRateLimitStore } from '@frontdesk/core/testing'
 import { openPostgresStore } from './postgres-store.ts'
-import { openTestStore } from './testing/test-database.ts'
+import { openTestStore, postgresUnavailable } from './testing/test-database.ts'
 
 testRateLimitStore('postgres', async () => {
   const { store, url, cleanup } = await openTestStore()
@@ -14,4 +14,4 @@ testRateLimitStore('postgres', async () => {
     },
     cleanup,
   }
-})
+}, { unavailable: await postgresUnavailable() })

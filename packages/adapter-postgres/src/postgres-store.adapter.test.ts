@@ -2,14 +2,13 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import pg from 'pg'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { StorageUnavailableError, UsageError } from '@frontdesk/core'
 import { aCategory, aContent, anApiKey, anInquiry, aPreviewToken, aTenant, at } from '@frontdesk/core/testing'
 import { redactUrl } from './connection/storage-error.ts'
 import { migrate, schemaVersion, SCHEMA_VERSION } from './migrations/migrate.ts'
 import { openPostgresStore } from './postgres-store.ts'
-import { admin, createTestDatabase, openTestStore, testServerUrl } from './testing/test-database.ts'
+import { admin, createTestDatabase, openTestStore, postgresSuite, testServerUrl } from './testing/test-database.ts'
 
 const run = promisify(execFile)
 const child = fileURLToPath(new URL('../test/util/open-store.child.ts', import.meta.url))
@@ -25,7 +24,7 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
   }
 }
 
-const migrations = suite('postgres: migrations')
+const migrations = await postgresSuite('postgres: migrations')
 
 migrations('two processes opening a new database at once both succeed, and the schema is made once', async () => {
   const database = await createTestDatabase()
@@ -83,7 +82,7 @@ migrations('a database of schema version 2 is migrated on open, its items kept: 
 
 migrations.run()
 
-const opening = suite('postgres: opening')
+const opening = await postgresSuite('postgres: opening')
 
 opening('a wrong password is a usage error that never shows the password', async () => {
   const url = new URL(await testServerUrl())
@@ -113,7 +112,7 @@ opening('redactUrl hides the password of a URL', () => {
 
 opening.run()
 
-const freshness = suite('postgres: freshness across processes')
+const freshness = await postgresSuite('postgres: freshness across processes')
 
 freshness('another process’s commits reach feedPosition, revision, categories and watchChanges within 1 s', async () => {
   const { store, url, cleanup } = await openTestStore()
@@ -181,7 +180,7 @@ freshness('this process sees its own writes at once', async () => {
 
 freshness.run()
 
-const writes = suite('postgres: group commit and batches')
+const writes = await postgresSuite('postgres: group commit and batches')
 
 writes('concurrent inquiries are committed in groups; a duplicate id is refused alone', async () => {
   const { store, url, cleanup } = await openTestStore()
@@ -231,7 +230,7 @@ writes('a transaction of many items writes them in batches and reads its own wri
 
 writes.run()
 
-const faults = suite('postgres: faults')
+const faults = await postgresSuite('postgres: faults')
 
 faults('connections ended by the server: calls fail with StorageUnavailableError, never hang, and the store recovers by itself', async () => {
   const { store, url, cleanup } = await openTestStore({ statementTimeoutMs: 3000 })
@@ -276,7 +275,7 @@ faults('a statement that runs past the statement timeout fails with StorageUnava
 
 faults.run()
 
-const settings = suite('postgres: settings in the URL')
+const settings = await postgresSuite('postgres: settings in the URL')
 
 settings('pool_size, connect_timeout and statement_timeout in the URL are used, and pg ignores them', async () => {
   const database = await createTestDatabase()

@@ -1,7 +1,7 @@
 import type { Store } from '@frontdesk/core'
 import { testStore } from '@frontdesk/core/testing'
 import { openPostgresStore } from './postgres-store.ts'
-import { openTestStore } from './testing/test-database.ts'
+import { openTestStore, postgresUnavailable } from './testing/test-database.ts'
 
 // The storage-port conformance suite, against an empty PostgreSQL database per test; another
 // store opened on the same database plays another process (the cases of several processes).
@@ -13,5 +13,5 @@ testStore(
     urls.set(store, url)
     return { store, cleanup, reopen: () => openPostgresStore({ url }) }
   },
-  { otherProcess: (store) => openPostgresStore({ url: urls.get(store) ?? '' }) },
+  { otherProcess: (store) => openPostgresStore({ url: urls.get(store) ?? '' }), unavailable: await postgresUnavailable() },
 )

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { skipCase } from '@frontdesk/core/testing'
+import { readableInstall } from './util/readable-install.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const bin = join(root, 'packages/cli/bin/frontdesk.js')
@@ -18,8 +20,8 @@ interface Result {
   stderr: string
 }
 
-function frontdesk(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string; uid?: number } = {}): Result {
-  const result = spawnSync(process.execPath, [bin, ...args], {
+function frontdesk(args: string[], options: { input?: string; env?: Record<string, string>; cwd?: string; uid?: number; bin?: string } = {}): Result {
+  const result = spawnSync(process.execPath, [options.bin ?? bin, ...args], {
     input: options.input ?? '',
     encoding: 'utf8',
     timeout: 20_000,
@@ -73,17 +75,28 @@ test('errors are one line on stderr with exit code 1: domain, usage, unknown com
   assert.not.match(unopenable.stderr, /\n\s+at /, 'no stack')
 })
 
-// Hint: permission bits do not stop root, so as root the binary runs as `nobody` for these.
+// Hint: permission bits do not stop root, so as root the binary runs as `nobody` for these,
+// from a copy it can read (see readableInstall), in a folder it can enter.
 const NOBODY = 65534
-// Coverage (c8) is not collected from these runs: Node hands NODE_V8_COVERAGE to every child
-// unless it is set, and `nobody` cannot write to c8's folder.
-const asOther = process.getuid?.() === 0 ? { uid: NOBODY, env: { NODE_V8_COVERAGE: '' } } : {}
+const asRoot = process.getuid?.() === 0
+/** Why `nobody` cannot run Node here (as root), or null. */
+const nodeForNobody = asRoot ? unrunnable(spawnSync(process.execPath, ['-e', ''], { uid: NOBODY, gid: NOBODY, cwd: tmpdir(), timeout: 20_000 })) : null
 
-test('serve and every command on a read-only database or folder name the file and the cause, in one line', ({ db, dir }) => {
+function unrunnable(probe: ReturnType<typeof spawnSync>): string | null {
+  return probe.status === 0 ? null : `as root the binary runs as nobody, who cannot run ${process.execPath} (${probe.error?.message ?? `exit code ${probe.status}`})`
+}
+
+const READ_ONLY = 'serve and every command on a read-only database or folder name the file and the cause, in one line'
+if (nodeForNobody !== null) skipCase(test, 'frontdesk binary', READ_ONLY, nodeForNobody)
+else test(READ_ONLY, ({ db, dir }) => {
   assert.is(frontdesk(['--db', db, 'tenant', 'create', 'acme']).code, 0)
-  if (asOther.uid !== undefined) for (const file of [db, `${db}-wal`, `${db}-shm`]) if (existsSync(file)) chownSync(file, NOBODY, NOBODY)
-  chmodSync(dir, 0o555)
+  const copy = asRoot ? readableInstall(root) : null
+  // Coverage (c8) is not collected from these runs: Node hands NODE_V8_COVERAGE to every child
+  // unless it is set, and `nobody` cannot write to c8's folder.
+  const asOther = copy === null ? {} : { uid: NOBODY, env: { NODE_V8_COVERAGE: '' }, bin: copy.bin, cwd: copy.dir }
   try {
+    if (copy !== null) for (const file of [db, `${db}-wal`, `${db}-shm`]) if (existsSync(file)) chownSync(file, NOBODY, NOBODY)
+    chmodSync(dir, 0o555)
     const served = frontdesk(['--db', join(dir, 'fresh.db'), 'serve', '--behind-proxy', '--port', '0'], asOther)
     oneErrorLine(served, new RegExp(`^frontdesk: Cannot open the database ${dir}/fresh\\.db: its directory ${dir} is not writable for this user \\(SQLite creates fresh\\.db-wal and fresh\\.db-shm beside the database\\)\\n$`))
     chmodSync(dir, 0o755)
@@ -96,6 +109,7 @@ test('serve and every command on a read-only database or folder name the file an
     oneErrorLine(frontdesk(['--db', join(dir, 'missing', 'x.db'), 'serve', '--behind-proxy', '--port', '0']), /: its directory \S+\/missing does not exist\n$/)
   } finally {
     chmodSync(dir, 0o700)
+    if (copy !== null) rmSync(copy.dir, { recursive: true, force: true })
   }
 })
 

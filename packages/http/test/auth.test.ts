@@ -1,11 +1,10 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createFrontdesk, deleteApiKey, listApiKeys, setApiKeyDisabled } from '@frontdesk/core'
 import type { TestServer } from './util/test-server.ts'
-import { eventually, propagationMs, startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, eventually, propagationMs, startTestServer, storeOf } from './util/test-server.ts'
 
 const kind = storeOf(import.meta.url)
-const test = suite(titled('API key authentication', import.meta.url))
+const test = await behaviourSuite('API key authentication', import.meta.url)
 
 let server: TestServer
 let readKey: string
@@ -17,7 +16,8 @@ test.before(async () => {
 })
 
 test.after(async () => {
-  await server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await server?.close()
 })
 
 const get = (headers: Record<string, string> = {}, path = '/v1/cms/categories') => server.request('GET', path, { headers })

@@ -28,7 +28,8 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
 })
 
 /** A TLS connection from `localAddress`: resolves with the socket once secure, or `null` when the server refused it. */

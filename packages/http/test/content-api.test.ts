@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createFrontdesk, exportRecords, importRecords } from '@frontdesk/core'
 import type { TestResponse, TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 
 const START = Date.parse('2025-06-20T12:00:00.000Z')
 let now = START
@@ -16,7 +15,7 @@ let server: TestServer
 let key: string
 let ids: Record<string, string> = {}
 
-const test = suite(titled('content API over HTTPS', import.meta.url))
+const test = await behaviourSuite('content API over HTTPS', import.meta.url)
 
 test.before(async () => {
   server = await startTestServer({ store: storeOf(import.meta.url), clock })
@@ -62,7 +61,8 @@ test.before(async () => {
 })
 
 test.after(async () => {
-  await server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await server?.close()
 })
 
 const get = (path: string, headers: Record<string, string> = {}) => server.request('GET', path, { headers: { 'x-api-key': key, ...headers } })

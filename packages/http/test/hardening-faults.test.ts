@@ -78,12 +78,13 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  world.faults.uninstall()
-  world.client.close()
-  await closeServer(world.server)
-  await world.search.close()
-  await world.store.close()
-  rmSync(world.dir, { recursive: true, force: true })
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  world.faults?.uninstall()
+  world.client?.close()
+  if (world.server !== undefined) await closeServer(world.server)
+  await world.search?.close()
+  await world.store?.close()
+  if (world.dir !== undefined) rmSync(world.dir, { recursive: true, force: true })
 })
 
 type Endpoint = 'list' | 'detail' | 'slug' | 'categories' | 'search' | 'inquiry' | 'inquiry-categories'

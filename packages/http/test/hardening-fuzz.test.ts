@@ -4,13 +4,12 @@
 // huge numbers, bytes that are not UTF-8), sent as raw bytes over TLS. Valid keys most of the
 // time, so that requests reach the use cases. `FRONTDESK_FUZZ_RUNS` raises the count.
 import * as fc from 'fast-check'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createPreviewToken, importRecords } from '@frontdesk/core'
 import { rawTlsClient } from './util/raw-tls-client.ts'
 import type { RawResponse } from './util/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 import { fuzzOptions } from '@frontdesk/core/testing'
 
 const RUNS = Number(process.env['FRONTDESK_FUZZ_RUNS'] ?? 1200)
@@ -25,7 +24,7 @@ interface World {
   statuses: Map<number, number>
 }
 
-const test = suite<World>(titled('fuzzing every endpoint', import.meta.url))
+const test = await behaviourSuite<World>('fuzzing every endpoint', import.meta.url)
 
 test.before(async (world) => {
   world.server = await startTestServer({ store: storeOf(import.meta.url), failedAuthRate: 0 })
@@ -55,7 +54,8 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
 })
 
 // ── generators

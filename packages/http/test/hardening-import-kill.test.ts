@@ -45,7 +45,8 @@ test.before((context) => {
 })
 
 test.after((context) => {
-  rmSync(context.dir, { recursive: true, force: true })
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  if (context.dir !== undefined) rmSync(context.dir, { recursive: true, force: true })
 })
 
 test('a killed import leaves the database exactly as before, consistent and writable', async ({ dir, db }) => {

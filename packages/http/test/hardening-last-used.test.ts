@@ -1,11 +1,10 @@
 // `last_used_at` (CONTRACT §3): recorded when a key is used, and written at most once a minute
 // per key — even under a burst of parallel requests — measured with an injected clock.
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Clock } from '@frontdesk/core'
 import { memoCase } from '@frontdesk/core/testing'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 
 const T0 = Date.parse('2025-06-01T00:00:00.000Z')
 
@@ -16,7 +15,7 @@ interface World {
   writes: Map<string, number>
 }
 
-const test = suite<World>(titled('last_used_at', import.meta.url))
+const test = await behaviourSuite<World>('last_used_at', import.meta.url)
 
 test.before(async (world) => {
   world.now = T0
@@ -34,7 +33,8 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
 })
 
 async function keyRecord(world: World, key: string) {

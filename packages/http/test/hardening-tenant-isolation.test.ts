@@ -4,13 +4,12 @@
 // cursors, B's cursors included), detail, slug, categories, search, cache hits — nor may ETags,
 // preview tokens or idempotency keys cross from one tenant to the other.
 import * as fc from 'fast-check'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createPreviewToken, importRecords, listInquiries } from '@frontdesk/core'
 import type { RawRequest } from './util/keep-alive-client.ts'
 import { keepAliveClient } from './util/keep-alive-client.ts'
 import type { TestResponse, TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 import { fuzzOptions } from '@frontdesk/core/testing'
 
 const B_MARKER = 'bravoleak'
@@ -26,7 +25,7 @@ interface World {
   cursors: string[]
 }
 
-const test = suite<World>(titled('tenant isolation', import.meta.url))
+const test = await behaviourSuite<World>('tenant isolation', import.meta.url)
 
 const pad = (i: number) => String(i).padStart(2, '0')
 
@@ -88,8 +87,9 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  world.client.close()
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  world.client?.close()
+  await world.server?.close()
 })
 
 const ids = fc.constantFrom(...Array.from({ length: ITEMS + 5 }, (_, i) => `cnt_${pad(i + 1)}`), 'cat_news', 'tag_red', 'unknown')

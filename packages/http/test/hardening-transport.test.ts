@@ -24,7 +24,8 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

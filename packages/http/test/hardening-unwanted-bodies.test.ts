@@ -2,17 +2,16 @@
 // answers without reading a body it does not want and closes the connection, so that an
 // upload can neither cost the server its bandwidth nor outlive the request timeout.
 import * as tls from 'node:tls'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 
 interface World {
   server: TestServer
   key: string
 }
 
-const test = suite<World>(titled('bodies a route does not want', import.meta.url))
+const test = await behaviourSuite<World>('bodies a route does not want', import.meta.url)
 
 test.before(async (world) => {
   world.server = await startTestServer({ store: storeOf(import.meta.url), failedAuthRate: 0 })
@@ -21,7 +20,8 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
 })
 
 const TOTAL = 64 * 1024 * 1024

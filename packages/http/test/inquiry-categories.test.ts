@@ -1,8 +1,9 @@
-import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { InquiryCategoryRecord } from '@frontdesk/core'
 import { newId } from '@frontdesk/core'
-import { startTestServer, storeOf } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
+
+const test = await behaviourSuite('GET /v1/inquiries/categories', import.meta.url)
 
 test('GET /v1/inquiries/categories lists active categories by sort, never cached; other keys get 403', async () => {
   const server = await startTestServer({ store: storeOf(import.meta.url) })

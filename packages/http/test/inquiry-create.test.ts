@@ -1,11 +1,10 @@
 import * as https from 'node:https'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { InquiryCategoryRecord, Tenant } from '@frontdesk/core'
 import { newId } from '@frontdesk/core'
 import { agentRequest } from './util/inquiry-requests.ts'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 
 const BODY = {
   category_code: 'general',
@@ -36,7 +35,7 @@ function post(world: World, body: unknown, headers: Record<string, string> = {})
   return world.server.request('POST', '/v1/inquiries', { headers: { 'x-api-key': world.key, ...headers }, body })
 }
 
-const api = suite<World>(titled('POST /v1/inquiries over HTTPS', import.meta.url))
+const api = await behaviourSuite<World>('POST /v1/inquiries over HTTPS', import.meta.url)
 
 api.before(async (world) => {
   world.server = await startTestServer({ store: storeOf(import.meta.url) })
@@ -48,7 +47,8 @@ api.before.each(async (world) => {
   await addCategory(world.server, world.tenant.id, { code: 'general', message: 'お問い合わせありがとうございます。' })
 })
 api.after(async (world) => {
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
 })
 
 api('a valid inquiry is created: 201, the creation response, no-store', async (world) => {
@@ -205,7 +205,7 @@ api('50 concurrent requests with one Idempotency-Key create exactly one inquiry'
 
 api.run()
 
-const hooked = suite(titled('POST /v1/inquiries with a failing hook', import.meta.url))
+const hooked = await behaviourSuite('POST /v1/inquiries with a failing hook', import.meta.url)
 
 hooked('a hook that throws does not turn the 201 into an error', async () => {
   const errors: unknown[] = []

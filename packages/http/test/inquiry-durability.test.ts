@@ -5,7 +5,6 @@ import * as https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openPostgresStore } from '@frontdesk/adapter-postgres'
 import { createTestDatabase } from '@frontdesk/adapter-postgres/testing'
@@ -15,7 +14,7 @@ import { createApiKey, createFrontdesk, createTenant, IDEMPOTENCY_LEASE_MS, IDEM
 import { createDevCert } from '@frontdesk/http'
 import type { AgentResponse } from './util/inquiry-requests.ts'
 import { agentRequest } from './util/inquiry-requests.ts'
-import { storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, storeOf } from './util/test-server.ts'
 
 const CHILD = fileURLToPath(new URL('./util/inquiry-server.child.ts', import.meta.url))
 const HOLDER = fileURLToPath(new URL('./util/claim-holder.child.ts', import.meta.url))
@@ -100,9 +99,11 @@ function killed(child: ChildProcess): Promise<void> {
   })
 }
 
-const durability = suite<World>(titled('inquiries across a crashing server process', import.meta.url))
+const durability = await behaviourSuite<World>('inquiries across a crashing server process', import.meta.url)
 
 durability.before.each(async (world) => {
+  // Hint: first what `after.each` reads, so that it has it whatever failed below.
+  world.children = []
   world.dir = mkdtempSync(join(tmpdir(), 'frontdesk-durability-'))
   world.db = join(world.dir, 'frontdesk.db')
   world.drop = async () => {}
@@ -111,7 +112,6 @@ durability.before.each(async (world) => {
     world.db = database.url
     world.drop = database.drop
   }
-  world.children = []
   const pems = await createDevCert()
   world.ca = pems.cert
   world.certFile = join(world.dir, 'cert.pem')

@@ -1,18 +1,17 @@
 import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createPreviewToken, importRecords, listApiKeys, setApiKeyDisabled } from '@frontdesk/core'
 import type { AccessLogEntry } from '@frontdesk/http'
 import { createHandler, formatAccessLog, redactTarget } from '@frontdesk/http'
 import type { TestServer } from './util/test-server.ts'
-import { closeServer, startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, closeServer, startTestServer, storeOf } from './util/test-server.ts'
 
 const entries: AccessLogEntry[] = []
 let server: TestServer
 let key: string
 
-const test = suite(titled('access log and health check', import.meta.url))
+const test = await behaviourSuite('access log and health check', import.meta.url)
 
 test.before(async () => {
   server = await startTestServer({ store: storeOf(import.meta.url), server: { onAccess: (entry) => entries.push(entry) } })
@@ -28,7 +27,8 @@ test.before(async () => {
 })
 
 test.after(async () => {
-  await server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await server?.close()
 })
 
 /** The entry of the request whose response carried `requestId`, once the server logged it. */

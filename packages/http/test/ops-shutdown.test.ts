@@ -8,20 +8,19 @@ import * as https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import pg from 'pg'
 import { openPostgresStore } from '@frontdesk/adapter-postgres'
 import { createTestDatabase } from '@frontdesk/adapter-postgres/testing'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
-import { storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, storeOf } from './util/test-server.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const bin = join(root, 'packages/cli/bin/frontdesk.js')
 
 const kind = storeOf(import.meta.url)
-const test = suite(titled('frontdesk serve: help, access log and graceful SIGTERM', import.meta.url))
+const test = await behaviourSuite('frontdesk serve: help, access log and graceful SIGTERM', import.meta.url)
 
 let dir = ''
 let db = ''

@@ -1,9 +1,8 @@
 import type { AddressInfo } from 'node:net'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openPostgresStore } from '@frontdesk/adapter-postgres'
 import type { PostgresStore } from '@frontdesk/adapter-postgres'
-import { admin } from '@frontdesk/adapter-postgres/testing'
+import { admin, postgresSuite } from '@frontdesk/adapter-postgres/testing'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
 import { createDevCert, createServer } from '@frontdesk/http'
 import type { TestResponse } from './util/test-server.ts'
@@ -40,7 +39,7 @@ interface World {
 const BODY = { category_code: 'general', title: 'Hello', content: 'Please call me.', inquirer_name: 'Ina', inquirer_email: 'ina@example.com' }
 const SLOW_MS = 8_000
 
-const faults = suite<World>('a server on PostgreSQL while the database goes away')
+const faults = await postgresSuite<World>('a server on PostgreSQL while the database goes away')
 
 faults.before(async (world) => {
   // Hint: a path in a variable, so that the type checker does not follow it out of the package.
@@ -74,9 +73,10 @@ faults.before(async (world) => {
 })
 
 faults.after(async (world) => {
-  await closeServer(world.server)
-  await world.store.close()
-  await world.pg.stop()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  if (world.server !== undefined) await closeServer(world.server)
+  await world.store?.close()
+  await world.pg?.stop()
 })
 
 /** One request of the load: a list or an inquiry, alternately; checks what every answer must be. */

@@ -8,9 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createTestDatabase } from '@frontdesk/adapter-postgres/testing'
+import { createTestDatabase, postgresSuite } from '@frontdesk/adapter-postgres/testing'
 import type { TestResponse } from './util/test-server.ts'
 import { eventually, testRequest } from './util/test-server.ts'
 
@@ -38,7 +37,7 @@ interface World {
   lags: Record<string, number>
 }
 
-const test = suite<World>('PostgreSQL: two serve processes and the CLI, one database')
+const test = await postgresSuite<World>('PostgreSQL: two serve processes and the CLI, one database')
 
 function cli(world: World, args: string[], input = ''): string {
   const result = spawnSync(process.execPath, [BIN, '--db', world.db, ...args], { cwd: world.dir, input, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '' } })

@@ -1,8 +1,7 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createPreviewToken, exportRecords, importRecords, revokePreviewToken } from '@frontdesk/core'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 
 const START = Date.parse('2025-06-20T12:00:00.000Z')
 let now = START
@@ -12,7 +11,7 @@ let server: TestServer
 let key: string
 const ids: Record<string, string> = {}
 
-const test = suite(titled('preview tokens over HTTPS', import.meta.url))
+const test = await behaviourSuite('preview tokens over HTTPS', import.meta.url)
 
 test.before(async () => {
   server = await startTestServer({ store: storeOf(import.meta.url), clock })
@@ -37,7 +36,8 @@ test.before(async () => {
 })
 
 test.after(async () => {
-  await server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await server?.close()
 })
 
 const get = (path: string, headers: Record<string, string> = {}) => server.request('GET', path, { headers: { 'x-api-key': key, ...headers } })

@@ -16,13 +16,12 @@ import type { ProductOptions, ProductUnderTest } from '@frontdesk/core/testing'
 import { fuzzOptions, productDifferentialCheck } from '@frontdesk/core/testing'
 import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 import type { SearchBuildInfo, SearchEngine } from '@frontdesk/search'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, storeOf } from './util/test-server.ts'
 
 const kind = storeOf(import.meta.url)
 const { runs, seed, path: replay } = fuzzOptions(kind === 'postgres' ? 25 : 40)
-const test = suite(titled('the whole product against the reference', import.meta.url))
+const test = await behaviourSuite('the whole product against the reference', import.meta.url)
 /** How the engines' tenant indexes were made over every run: built from the store (first, or rebuilt past the threshold) or restored from a snapshot. */
 const builds = { store: 0, snapshot: 0 }
 const onBuild = (info: SearchBuildInfo) => void builds[info.source]++

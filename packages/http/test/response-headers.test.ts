@@ -1,8 +1,9 @@
-import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { importRecords } from '@frontdesk/core'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
+
+const test = await behaviourSuite('response headers', import.meta.url)
 
 let server: TestServer
 let key: string
@@ -22,7 +23,8 @@ test.before(async () => {
 })
 
 test.after(async () => {
-  await server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await server?.close()
 })
 
 const withKey = { headers: () => ({ 'x-api-key': key }) }

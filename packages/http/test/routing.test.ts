@@ -1,13 +1,12 @@
 import * as net from 'node:net'
 import * as tls from 'node:tls'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { importRecords } from '@frontdesk/core'
 import { rawTlsClient } from './util/raw-tls-client.ts'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 
-const test = suite(titled('routing', import.meta.url))
+const test = await behaviourSuite('routing', import.meta.url)
 
 let server: TestServer
 let key: string
@@ -19,7 +18,8 @@ test.before(async () => {
 })
 
 test.after(async () => {
-  await server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await server?.close()
 })
 
 test('an unknown path is 404 NOT_FOUND, before any credential check', async () => {

@@ -1,8 +1,7 @@
 import { aCategory, aContent, aTag } from '@frontdesk/core/testing'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { TestServer } from './util/test-server.ts'
-import { startTestServer, storeOf, titled } from './util/test-server.ts'
+import { behaviourSuite, startTestServer, storeOf } from './util/test-server.ts'
 
 interface World {
   server: TestServer
@@ -10,7 +9,7 @@ interface World {
   tenantId: string
 }
 
-const test = suite<World>(titled('POST /v1/cms/search over HTTPS', import.meta.url))
+const test = await behaviourSuite<World>('POST /v1/cms/search over HTTPS', import.meta.url)
 
 test.before(async (ctx) => {
   ctx.server = await startTestServer({ store: storeOf(import.meta.url) })
@@ -41,7 +40,8 @@ test.before(async (ctx) => {
 })
 
 test.after(async (ctx) => {
-  await ctx.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await ctx.server?.close()
 })
 
 const post = (ctx: World, body: unknown, key = ctx.key) => ctx.server.request('POST', '/v1/cms/search', { headers: { 'x-api-key': key }, body })

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPostgresStore } from '@frontdesk/adapter-postgres'
-import { openTestStore } from '@frontdesk/adapter-postgres/testing'
+import { openTestStore, postgresUnavailable } from '@frontdesk/adapter-postgres/testing'
 import type { PostgresStore } from '@frontdesk/adapter-postgres'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
@@ -49,4 +49,5 @@ testSearch<PostgresStore>('postgres', {
   otherProcess: (store) => openPostgresStore({ url: urls.get(store) ?? '' }),
   openSearchWithSnapshots: (store, restored) =>
     createSearchEngine({ store, snapshots: directorySnapshots(snapshotDir(store)), onBuild: (info) => void (info.source === 'snapshot' && restored(info.tenantId)) }),
+  unavailable: await postgresUnavailable(),
 })

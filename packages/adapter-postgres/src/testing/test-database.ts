@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { suite } from 'uvu'
+import type { Test } from 'uvu'
+import { unlessMissing } from '@frontdesk/core/testing'
 import { openPostgresStore } from '../postgres-store.ts'
 import type { PostgresStore, PostgresStoreOptions } from '../postgres-store.ts'
 
@@ -7,7 +10,9 @@ import type { PostgresStore, PostgresStoreOptions } from '../postgres-store.ts'
  * PostgreSQL for tests: a fresh database per test on the server of FRONTDESK_TEST_PG_URL (set by
  * `npm test`, which starts a throwaway server), or, when a test file runs on its own, on a
  * throwaway server this process starts once (scripts/test-postgres.mjs of the repository; its
- * watchdog stops it when the process ends).
+ * watchdog stops it when the process ends). Where no server can be had (`npm test`'s could not
+ * start: FRONTDESK_TEST_PG_UNAVAILABLE says why; or this process's own could not), the
+ * PostgreSQL cases are skipped with that reason (`postgresUnavailable`, `postgresSuite`).
  */
 
 let server: Promise<string> | null = null
@@ -18,6 +23,8 @@ export function testServerUrl(): Promise<string> {
   server ??= (async () => {
     const given = process.env['FRONTDESK_TEST_PG_URL']
     if (given !== undefined && given !== '') return given
+    const missing = process.env['FRONTDESK_TEST_PG_UNAVAILABLE']
+    if (missing !== undefined && missing !== '') throw new Error(missing)
     // Hint: a path in a variable, so that no type checker or bundler follows it out of the package.
     const script = new URL('../../../../scripts/test-postgres.mjs', import.meta.url).href
     const { startTestPostgres } = (await import(script)) as { startTestPostgres: () => Promise<{ url: string }> }
@@ -26,6 +33,29 @@ export function testServerUrl(): Promise<string> {
     return started.url
   })()
   return server
+}
+
+/**
+ * Why the PostgreSQL tests cannot run in this process (the test server could not start), or
+ * null when it answers. Asked once: every later call has the same answer.
+ */
+export async function postgresUnavailable(): Promise<string | null> {
+  try {
+    await testServerUrl()
+    return null
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    return message.startsWith('PostgreSQL could not start') ? message : `PostgreSQL could not start (${message.split('\n')[0]})`
+  }
+}
+
+/**
+ * A uvu suite of cases that need the PostgreSQL test server: a plain one, or, when the server
+ * cannot be had, one whose cases are skipped with the reason (see `unlessMissing` of
+ * `@frontdesk/core/testing`).
+ */
+export async function postgresSuite<T>(title: string, context?: T): Promise<Test<T>> {
+  return unlessMissing(suite<T>(title, context), title, await postgresUnavailable())
 }
 
 /** A new, empty database on the test server; `drop` removes it (ending its sessions). */

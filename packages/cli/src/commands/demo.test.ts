@@ -6,15 +6,14 @@ import * as https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { storeOf, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, storeOf } from '../../test/util/cli-fixture.ts'
 import { shellQuote } from '../demo/demo-examples.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/frontdesk.js', import.meta.url))
 const BUNDLE = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url))
 const kind = storeOf(import.meta.url)
-const test = suite(titled('frontdesk demo', import.meta.url))
+const test = await behaviourSuite('frontdesk demo', import.meta.url)
 
 /** Splits a POSIX shell line into words: bare, in single quotes, or backslash-escaped characters. */
 function shellWords(line: string): string[] {

@@ -1,17 +1,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cliFixture, cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, cliFixture, cliFixtureFor } from '../../test/util/cli-fixture.ts'
 import { importFormat } from './import.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
-const test = suite<{ f: Fixture }>(titled('import, export and content commands', import.meta.url), {} as { f: Fixture })
+const test = await behaviourSuite<{ f: Fixture }>('import, export and content commands', import.meta.url, {} as { f: Fixture })
 test.before.each(async (context) => {
   context.f = await cliFixtureFor(import.meta.url)
   await context.f.run(['tenant', 'create', 'acme'])
 })
-test.after.each((context) => context.f.cleanup())
+// Hint: `f` is missing when the first `before.each` failed (no database could be made).
+test.after.each((context) => context.f?.cleanup())
 
 const records = [
   { kind: 'category', code: 'news', name: 'ニュース', fields: [{ name: 'area', type: 'select', options: ['東京', '大阪'] }] },

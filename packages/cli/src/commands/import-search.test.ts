@@ -4,19 +4,19 @@ import type { SearchBuildInfo } from '@frontdesk/search'
 import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 import type { SearchQuery } from '@frontdesk/core'
 import { parseQueryTerms } from '@frontdesk/core'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { cliFixture } from '../../test/util/cli-fixture.ts'
-import { cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, cliFixtureFor } from '../../test/util/cli-fixture.ts'
 import { openStore } from '../session.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
-const test = suite<{ f: Fixture }>(titled('import saves the search snapshot', import.meta.url), {} as { f: Fixture })
+const test = await behaviourSuite<{ f: Fixture }>('import saves the search snapshot', import.meta.url, {} as { f: Fixture })
 test.before.each(async (context) => {
   context.f = await cliFixtureFor(import.meta.url)
   await context.f.run(['tenant', 'create', 'acme'])
 })
-test.after.each((context) => context.f.cleanup())
+// Hint: `f` is missing when the first `before.each` failed (no database could be made).
+test.after.each((context) => context.f?.cleanup())
 
 const line = (record: Record<string, unknown>) => `${JSON.stringify(record)}\n`
 const category = line({ kind: 'category', code: 'news', name: 'News' })

@@ -1,9 +1,8 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Principal } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, newId } from '@frontdesk/core'
 import type { cliFixture } from '../../test/util/cli-fixture.ts'
-import { cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, cliFixtureFor } from '../../test/util/cli-fixture.ts'
 
 interface World {
   f: ReturnType<typeof cliFixture>
@@ -14,7 +13,7 @@ async function run(world: World, ...args: string[]) {
   return world.f.run(args)
 }
 
-const cli = suite<World>(titled('frontdesk inquiry', import.meta.url))
+const cli = await behaviourSuite<World>('frontdesk inquiry', import.meta.url)
 
 cli.before.each(async (world) => {
   world.f = await cliFixtureFor(import.meta.url)
@@ -44,7 +43,8 @@ cli.before.each(async (world) => {
   await session.close()
 })
 
-cli.after.each((world) => world.f.cleanup())
+// Hint: `f` is missing when the first `before.each` failed (no database could be made).
+cli.after.each((world) => world.f?.cleanup())
 
 cli('list prints a table, newest first, Japanese included', async (world) => {
   const { code, stdout, stderr } = await run(world, 'inquiry', 'list', '--tenant', 'acme')

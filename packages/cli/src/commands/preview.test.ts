@@ -1,8 +1,7 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AuthError, createTenant, newId, resolvePreview } from '@frontdesk/core'
 import type { cliFixture } from '../../test/util/cli-fixture.ts'
-import { cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, cliFixtureFor } from '../../test/util/cli-fixture.ts'
 import { parseTtl } from './preview.ts'
 
 interface World {
@@ -28,7 +27,7 @@ async function resolveIn(world: World, token: string): Promise<unknown> {
   }
 }
 
-const cli = suite<World>(titled('frontdesk preview', import.meta.url))
+const cli = await behaviourSuite<World>('frontdesk preview', import.meta.url)
 
 cli.before.each(async (world) => {
   world.f = await cliFixtureFor(import.meta.url)
@@ -49,7 +48,8 @@ cli.before.each(async (world) => {
   await session.close()
 })
 
-cli.after.each((world) => world.f.cleanup())
+// Hint: `f` is missing when the first `before.each` failed (no database could be made).
+cli.after.each((world) => world.f?.cleanup())
 
 cli('create --json prints exactly id, token and expires_at, and the token opens the item', async (world) => {
   const before = Date.now()

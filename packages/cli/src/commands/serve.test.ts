@@ -3,20 +3,19 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
 import { createDevCert, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, SEND_TIMEOUT_MS } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { bufferOutput } from '../env.ts'
-import { storeOf, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, storeOf } from '../../test/util/cli-fixture.ts'
 import { main } from '../main.ts'
 import { defaultSearchDir, openStore } from '../session.ts'
 import type { ServeOptions } from './serve.ts'
 import { DEFAULT_GC_HEADROOM, parseGcHeadroom, parseSendTimeout, parseWorkers, serve, startServer, workerCount } from './serve.ts'
 
 const kind = storeOf(import.meta.url)
-const test = suite(titled('frontdesk serve', import.meta.url))
+const test = await behaviourSuite('frontdesk serve', import.meta.url)
 let dir: string
 /** PostgreSQL databases made for the current test (dropped after it). */
 let drops: (() => Promise<void>)[] = []

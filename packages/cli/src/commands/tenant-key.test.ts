@@ -1,17 +1,17 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseApiKey } from '@frontdesk/core'
-import { cliFixture, cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, cliFixture, cliFixtureFor } from '../../test/util/cli-fixture.ts'
 import { bufferOutput } from '../env.ts'
 import { keyCreate, keyList } from './key.ts'
 import { tenantCreate, tenantList } from './tenant.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
-const test = suite<{ f: Fixture }>(titled('tenant and key commands', import.meta.url), {} as { f: Fixture })
+const test = await behaviourSuite<{ f: Fixture }>('tenant and key commands', import.meta.url, {} as { f: Fixture })
 test.before.each(async (context) => {
   context.f = await cliFixtureFor(import.meta.url)
 })
-test.after.each((context) => context.f.cleanup())
+// Hint: `f` is missing when the first `before.each` failed (no database could be made).
+test.after.each((context) => context.f?.cleanup())
 
 test('tenant create prints one line; tenant list an aligned table', async ({ f }) => {
   const created = await f.run(['tenant', 'create', 'acme', '--name', 'Acme Inc.'])

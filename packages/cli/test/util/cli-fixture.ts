@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { suite } from 'uvu'
+import type { Test } from 'uvu'
 import type { CliEnv } from '../../src/env.ts'
 import { bufferOutput } from '../../src/env.ts'
 import { main } from '../../src/main.ts'
@@ -31,6 +33,17 @@ export function storeOf(moduleUrl: string): TestStoreKind {
 /** A suite title for a test module: `title` on SQLite, `title (PostgreSQL)` on PostgreSQL. */
 export function titled(title: string, moduleUrl: string): string {
   return storeOf(moduleUrl) === 'postgres' ? `${title} (PostgreSQL)` : title
+}
+
+/**
+ * The uvu suite of a behaviour test module, titled as `titled` does. On PostgreSQL, when the
+ * test server cannot be had, its cases are skipped with the reason (see `postgresSuite`).
+ */
+export async function behaviourSuite<T>(title: string, moduleUrl: string, context?: T): Promise<Test<T>> {
+  const name = titled(title, moduleUrl)
+  if (storeOf(moduleUrl) === 'sqlite') return suite<T>(name, context)
+  const { postgresSuite } = await import('@frontdesk/adapter-postgres/testing')
+  return postgresSuite<T>(name, context)
 }
 
 /**

@@ -1,5 +1,6 @@
 export { testStore } from './test-store.ts'
 export { memoCase, MEMO_OFF_REASON } from './memo-case.ts'
+export { skipCase, unlessMissing } from './skip-case.ts'
 export { DEFAULT_FUZZ_SEED, fuzzOptions } from './fuzz-options.ts'
 export { productDifferentialCheck } from './product/product-differential.ts'
 export type { ProductCheckOptions, ProductOptions, ProductPairing, ProductUnderTest } from './product/product-differential.ts'

@@ -1,6 +1,6 @@
-import { suite } from 'uvu'
 import type { Test } from 'uvu'
 import type { Store } from '../port/store.ts'
+import { caseSuite } from './skip-case.ts'
 
 /**
  * Opens a fresh, empty store for one test; `cleanup` (if any) runs after `close()`. `reopen`
@@ -13,6 +13,11 @@ export type OpenStore<S extends Store = Store> = () => Promise<{ store: S; clean
 export interface StoreSuiteOptions<S extends Store = Store> {
   /** Opens another store on the same database as `store`, as another process would (the suite closes it). */
   otherProcess?: (store: S) => Store | Promise<Store>
+  /**
+   * Why no store can be opened here (its server did not start), or null (the default): when
+   * given, every case is registered as skipped with this reason.
+   */
+  unavailable?: string | null
 }
 
 /** What every conformance test receives: the fresh store of the running test. */
@@ -46,7 +51,7 @@ export function storeSuite<S extends Store>(title: string, open: OpenStore<S>, o
       return other
     },
   }
-  const s = suite<StoreContext>(title, context)
+  const s = caseSuite<StoreContext>(title, context)
   s.before.each(async () => {
     current = { ...(await open()), others: [] }
   })

@@ -12,13 +12,15 @@ import { severalProcessCases } from './cases/several-processes.ts'
 import { transactionCases } from './cases/transactions.ts'
 import { twoStoreCases } from './cases/two-stores.ts'
 import type { Store } from '../port/store.ts'
+import { registerUnless } from './skip-case.ts'
 import type { OpenStore, StoreSuiteOptions } from './store-suite.ts'
 
 /**
  * The storage-port conformance suite: registers (and runs) uvu suites that check every rule of
  * `Store` against stores made by `open`, one fresh, empty store per test. An adapter's test
  * file calls it once, then adds its own adapter-only cases. With `options.otherProcess`, the
- * cases of several processes on one database run too (else they are skipped, saying why).
+ * cases of several processes on one database run too (else they are skipped, saying why); with
+ * `options.unavailable` (why no store can be opened here), every case is skipped, saying so.
  *
  * ```ts
  * testStore('sqlite', async () => {
@@ -28,17 +30,19 @@ import type { OpenStore, StoreSuiteOptions } from './store-suite.ts'
  * ```
  */
 export function testStore<S extends Store>(name: string, open: OpenStore<S>, options: StoreSuiteOptions<S> = {}): void {
-  recordCases(name, open)
-  batchReadCases(name, open)
-  isolationCases(name, open)
-  listFilterCases(name, open)
-  listSortingCases(name, open)
-  listModelCases(name, open)
-  transactionCases(name, open)
-  idempotencyCases(name, open)
-  changeFeedCases(name, open)
-  searchSourceCases(name, open)
-  instanceSecretCases(name, open)
-  severalProcessCases(name, open, options)
-  twoStoreCases(name, open, options)
+  registerUnless(options.unavailable, () => {
+    recordCases(name, open)
+    batchReadCases(name, open)
+    isolationCases(name, open)
+    listFilterCases(name, open)
+    listSortingCases(name, open)
+    listModelCases(name, open)
+    transactionCases(name, open)
+    idempotencyCases(name, open)
+    changeFeedCases(name, open)
+    searchSourceCases(name, open)
+    instanceSecretCases(name, open)
+    severalProcessCases(name, open, options)
+    twoStoreCases(name, open, options)
+  })
 }

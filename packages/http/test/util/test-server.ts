@@ -4,8 +4,10 @@ import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { suite } from 'uvu'
+import type { Test } from 'uvu'
 import { openPostgresStore } from '@frontdesk/adapter-postgres'
-import { openTestStore } from '@frontdesk/adapter-postgres/testing'
+import { openTestStore, postgresSuite } from '@frontdesk/adapter-postgres/testing'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createSearchEngine } from '@frontdesk/search'
 import type { Clock, Frontdesk, FrontdeskHooks, ResponseCacheOptions, Store, Tenant } from '@frontdesk/core'
@@ -27,6 +29,15 @@ export function storeOf(moduleUrl: string): TestStoreKind {
 /** A suite title for a test module: `title` on SQLite, `title (PostgreSQL)` on PostgreSQL. */
 export function titled(title: string, moduleUrl: string): string {
   return storeOf(moduleUrl) === 'postgres' ? `${title} (PostgreSQL)` : title
+}
+
+/**
+ * The uvu suite of a behaviour test module, titled as `titled` does. On PostgreSQL, when the
+ * test server cannot be had, its cases are skipped with the reason (see `postgresSuite`).
+ */
+export async function behaviourSuite<T>(title: string, moduleUrl: string, context?: T): Promise<Test<T>> {
+  const name = titled(title, moduleUrl)
+  return storeOf(moduleUrl) === 'postgres' ? postgresSuite<T>(name, context) : suite<T>(name, context)
 }
 
 /**

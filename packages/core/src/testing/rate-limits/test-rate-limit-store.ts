@@ -1,6 +1,6 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { BucketPolicy, RateLimitStore } from '../../port/rate-limit-store.ts'
+import { caseSuite, registerUnless } from '../skip-case.ts'
 
 /**
  * Opens a fresh rate-limit store for one test. `another` (optional) opens a second handle on
@@ -20,12 +20,17 @@ const TEN: BucketPolicy = { rate: 10, capacity: 20 }
 /**
  * The `RateLimitStore` conformance suite (see the rules in `port/rate-limit-store.ts`): every
  * adapter's store runs it, against a real database, with a second handle when it has one.
+ * With `options.unavailable` (why the database cannot be had), every case is skipped, saying so.
  *
  * ```ts
  * testRateLimitStore('sqlite', async () => ({ store: openRateLimits(file), another: async () => openRateLimits(file) }))
  * ```
  */
-export function testRateLimitStore(name: string, open: OpenRateLimitStore): void {
+export function testRateLimitStore(name: string, open: OpenRateLimitStore, options: { unavailable?: string | null } = {}): void {
+  registerUnless(options.unavailable, () => rateLimitCases(name, open))
+}
+
+function rateLimitCases(name: string, open: OpenRateLimitStore): void {
   let current: { store: RateLimitStore; another?: () => Promise<RateLimitStore>; cleanup?: () => Promise<void>; others: RateLimitStore[] } | null = null
   const world: World = {
     get store() {
@@ -40,7 +45,7 @@ export function testRateLimitStore(name: string, open: OpenRateLimitStore): void
       return other
     },
   }
-  const s = suite<World>(`${name}: rate-limit store`, world)
+  const s = caseSuite<World>(`${name}: rate-limit store`, world)
   s.before.each(async () => {
     current = { ...(await open()), others: [] }
   })

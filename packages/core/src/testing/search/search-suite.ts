@@ -1,8 +1,7 @@
-import { suite } from 'uvu'
 import type { Test } from 'uvu'
 import type { SearchPort } from '../../port/search.ts'
 import type { Store } from '../../port/store.ts'
-import { skipCase } from '../skip-case.ts'
+import { caseSuite, skipCase } from '../skip-case.ts'
 import { createScanSearch } from './scan-search.ts'
 
 /**
@@ -36,6 +35,11 @@ export interface SearchPairing<S extends Store = Store> {
    * environment, else 25 (seed: `FRONTDESK_FUZZ_SEED`, else fixed).
    */
   fuzzRuns?: number
+  /**
+   * Why the store cannot be had here (its server did not start), or null (the default): when
+   * given, every case is registered as skipped with this reason.
+   */
+  unavailable?: string | null
 }
 
 /** What every search conformance test receives. */
@@ -93,7 +97,7 @@ export function searchSuite<S extends Store>(title: string, pairing: SearchPairi
       return restored
     },
   }
-  const s = suite<SearchContext>(title, context)
+  const s = caseSuite<SearchContext>(title, context)
   // Hint: a case the pairing lists in `knownFailures` is registered as a skip with its reason.
   const guarded = Object.assign(
     (name: string, handler: Parameters<Test<SearchContext>>[1]) => {

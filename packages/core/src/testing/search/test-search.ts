@@ -8,6 +8,7 @@ import { snapshotCases } from './cases/snapshots.ts'
 import { tenantCases } from './cases/tenants.ts'
 import { visibilityCases } from './cases/visibility.ts'
 import type { SearchPairing } from './search-suite.ts'
+import { registerUnless } from '../skip-case.ts'
 
 /**
  * The search-port conformance suite: registers (and runs) uvu suites that check every rule of
@@ -28,12 +29,14 @@ import type { SearchPairing } from './search-suite.ts'
  * ```
  */
 export function testSearch<S extends Store>(name: string, pairing: SearchPairing<S>): void {
-  matchingCases(name, pairing)
-  visibilityCases(name, pairing)
-  narrowingCases(name, pairing)
-  orderingCases(name, pairing)
-  tenantCases(name, pairing)
-  freshnessCases(name, pairing)
-  snapshotCases(name, pairing)
-  differentialCases(name, pairing)
+  registerUnless(pairing.unavailable, () => {
+    matchingCases(name, pairing)
+    visibilityCases(name, pairing)
+    narrowingCases(name, pairing)
+    orderingCases(name, pairing)
+    tenantCases(name, pairing)
+    freshnessCases(name, pairing)
+    snapshotCases(name, pairing)
+    differentialCases(name, pairing)
+  })
 }
