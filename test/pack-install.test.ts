@@ -289,9 +289,9 @@ test('the examples and the README snippets run as printed', async () => {
   // examples/keys-and-import.sh, with `frontdesk` from node_modules/.bin on the PATH.
   assert.match(ok(run('bash', ['examples/keys-and-import.sh'], { env: { FRONTDESK_DB: db } }), 'keys-and-import.sh'), /Imported 11 records/)
   const key = (JSON.parse(ok(run('npx', ['--no-install', 'frontdesk', 'key', 'create', '--tenant', 'acme', '--name', 'test', '--permissions', 'cms:read', '--json'], { env: { FRONTDESK_DB: db } }), 'key create')) as { key: string }).key
-  ok(run(process.execPath, ['--input-type=module', '-e', "import { writeFileSync } from 'node:fs'; import { createDevCert } from '@frontdesk/http'; const { cert, key } = await createDevCert(); writeFileSync('cert.pem', cert); writeFileSync('key.pem', key)"]), 'certificate')
-  const ca = readFileSync(join(scratch, 'cert.pem'), 'utf8')
-  const trust = { NODE_EXTRA_CA_CERTS: join(scratch, 'cert.pem') }
+  ok(run(process.execPath, ['--input-type=module', '-e', "import { writeFileSync } from 'node:fs'; import { createDevCert } from '@frontdesk/http'; const { cert, key, ca } = await createDevCert(); writeFileSync('cert.pem', cert); writeFileSync('key.pem', key); writeFileSync('ca.pem', ca)"]), 'certificate')
+  const ca = readFileSync(join(scratch, 'ca.pem'), 'utf8')
+  const trust = { NODE_EXTRA_CA_CERTS: join(scratch, 'ca.pem') }
 
   // The README's embedding snippet (`npx tsx server.ts`), then its client snippet against it.
   const embedded = background('readme-embed.ts', { PORT: '0' })

@@ -87,7 +87,7 @@ durability.before.each(async (world) => {
   }
   world.children = []
   const pems = await createDevCert()
-  world.ca = pems.cert
+  world.ca = pems.ca
   world.certFile = join(world.dir, 'cert.pem')
   world.keyFile = join(world.dir, 'key.pem')
   writeFileSync(world.certFile, pems.cert)

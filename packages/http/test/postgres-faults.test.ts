@@ -62,7 +62,7 @@ faults.before(async (world) => {
   })
   world.key = (await createApiKey(frontdesk.context, { tenantCode: 'acme', name: 'site', permissions: ['cms:read', 'inquiry:create'] })).key
   const pems = await createDevCert()
-  world.ca = pems.cert
+  world.ca = pems.ca
   world.server = createServer(frontdesk, { tls: pems }, { onError: () => {} })
   await new Promise<void>((resolve) => world.server.listen(0, '127.0.0.1', resolve))
   world.base = `https://127.0.0.1:${(world.server.address() as AddressInfo).port}`

@@ -102,7 +102,7 @@ export async function startServerProcess(options: { server?: ServerOptions; rate
     pid,
     port,
     url: `https://127.0.0.1:${port}`,
-    ca: pems.cert,
+    ca: pems.ca,
     limitedKey,
     unlimitedKey,
     socketFds: () => countSocketFds(pid),
