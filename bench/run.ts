@@ -204,7 +204,7 @@ async function bench(options: BenchOptions, results: RunResults, dir: string, db
     // Hint: serve may build the whole search index before listening; the global timeout bounds this wait.
     // Hint: in the temporary directory, so that --dev-cert finds the certificate made below on PostgreSQL too.
     const started = await startServe(dbPath, nodeFlags, ['--search-dir', searchDir, ...serveFlags], options.timeout * 1000, dir)
-    const probe = new HttpsClient(started.origin, cert.cert, { 'x-api-key': seeded.key })
+    const probe = new HttpsClient(started.origin, cert.ca, { 'x-api-key': seeded.key })
     try {
       await firstCorrectSearch(probe, facts.markerId, performance.now() + 120_000)
     } catch (error) {

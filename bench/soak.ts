@@ -104,7 +104,7 @@ async function main(): Promise<number> {
       }
     })
   })
-  const ca = readFileSync(join(dir, '.frontdesk', 'dev-cert.pem'), 'utf8')
+  const ca = readFileSync(join(dir, '.frontdesk', 'dev-ca.pem'), 'utf8')
   const agent = new https.Agent({ keepAlive: true, maxSockets: concurrency, ca })
   const pid = child.pid ?? 0
 

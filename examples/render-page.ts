@@ -3,8 +3,8 @@
 //   npm install @frontdesk/client
 //   FRONTDESK_URL=https://cms.example.com FRONTDESK_KEY=fdk_... npx tsx examples/render-page.ts news [limit]
 //
-// A self-signed certificate (`frontdesk serve --dev-cert`) is trusted with
-// NODE_EXTRA_CA_CERTS=path/to/.frontdesk/dev-cert.pem. The key needs only cms:read.
+// The development certificate (`frontdesk serve --dev-cert`) is trusted through its CA:
+// NODE_EXTRA_CA_CERTS=path/to/.frontdesk/dev-ca.pem. The key needs only cms:read.
 import type { ContentListItem } from '@frontdesk/client'
 import { FrontdeskApiError, FrontdeskClient } from '@frontdesk/client'
 

@@ -58,7 +58,7 @@ test.before(async (world) => {
   }
   world.ctx = createFrontdesk({ store: world.store }).context
   const pems = await createDevCert()
-  world.ca = pems.cert
+  world.ca = pems.ca
   world.files = { cwd: world.dir, cert: join(world.dir, 'cert.pem'), key: join(world.dir, 'key.pem') }
   writeFileSync(world.files.cert, pems.cert)
   writeFileSync(world.files.key, pems.key)

@@ -58,7 +58,7 @@ test('serve --workers 2 closes, in each worker, the connections that never read 
         const tcp = net.connect({ host: '127.0.0.1', port })
         tcp.on('error', () => {})
         sockets.push(tcp)
-        const socket = tls.connect({ socket: tcp, ca: pems.cert, servername: 'localhost' })
+        const socket = tls.connect({ socket: tcp, ca: pems.ca, servername: 'localhost' })
         socket.on('error', () => {})
         socket.once('secureConnect', () => {
           socket.pause()
@@ -82,7 +82,7 @@ test('serve --workers 2 closes, in each worker, the connections that never read 
     const summary = `sockets per worker: before ${base.join('/')}, at most ${peak.join('/')}; back after ${closedMs === null ? 'never' : Math.round(closedMs)} ms`
     assert.ok(peak.every((count, i) => count >= (base[i] ?? 0) + 2), `each worker held two of the slow connections: ${summary}`)
     assert.ok(closedMs !== null && closedMs < 4_500, `each worker closed them after about the send timeout: ${summary}`)
-    const fresh = await send(cluster.url, pems.cert, 'GET', '/v1/cms/categories', { headers: { 'x-api-key': key } })
+    const fresh = await send(cluster.url, pems.ca, 'GET', '/v1/cms/categories', { headers: { 'x-api-key': key } })
     assert.is(fresh.status, 200)
   } finally {
     for (const socket of sockets) socket.destroy()

@@ -10,6 +10,7 @@ import type { HandleOptions } from './handle.ts'
 import { handle } from './handle.ts'
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { createRefusalMemory } from './ignored-refusals.ts'
+import type { FrontdeskMetrics } from './metrics.ts'
 import { bodyReader } from './read-body.ts'
 import { requestIdOf } from './request-id.ts'
 import { framingProblem } from './request-framing.ts'
@@ -56,10 +57,13 @@ export function createHandler(frontdesk: Frontdesk, options: HandlerOptions = {}
     const socket = request.socket
     const fromProxy = isTrustedProxy(socket.remoteAddress)
     const remoteAddress = (fromProxy ? forwardedFor(request) : undefined) ?? socket.remoteAddress
-    const sent: Sent = { caller: undefined, requestId: '', bytes: 0 }
-    if (options.onAccess !== undefined) {
-      const onAccess = options.onAccess
-      response.once('close', () => logAccess(onAccess, request, response, started, sent, remoteAddress))
+    const sent: Sent = { caller: undefined, requestId: '', bytes: 0, route: undefined, code: undefined }
+    if (options.onAccess !== undefined || options.metrics !== undefined) {
+      const { onAccess, metrics } = options
+      response.once('close', () => {
+        if (onAccess !== undefined) logAccess(onAccess, request, response, started, sent, remoteAddress)
+        if (metrics !== undefined) observe(metrics, request, response, started, sent)
+      })
     }
     // Hint: a body no route reads is never drained (that would let anyone upload for free): the connection is closed after the answer.
     const hasBody = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0'
@@ -144,6 +148,8 @@ interface Sent {
   caller: HttpResponse['caller']
   requestId: string
   bytes: number
+  route: HttpResponse['route']
+  code: HttpResponse['code']
 }
 
 /** Writes `result`; with `close`, the connection is closed after it (a body left unread, an ignored limit). */
@@ -156,8 +162,19 @@ function write(response: ServerResponse, result: HttpResponse, close: boolean, s
   if (result.status !== 304) headers['content-length'] = result.body.length
   sent.requestId = result.headers['x-request-id'] ?? ''
   sent.bytes = result.status === 304 ? 0 : result.body.length
+  sent.route = result.route
+  sent.code = result.code
   response.writeHead(result.status, headers)
   response.end(result.body)
+}
+
+function observe(metrics: FrontdeskMetrics, request: IncomingMessage, response: ServerResponse, started: number, sent: Sent): void {
+  try {
+    const answered = { status: response.headersSent ? response.statusCode : 0, route: sent.route, code: sent.code, caller: sent.caller }
+    metrics.observeRequest(request.method ?? '', answered, (performance.now() - started) / 1000)
+  } catch {
+    // Hint: metrics must not turn into a failure of the server either.
+  }
 }
 
 function logAccess(

@@ -11,6 +11,7 @@ import type { HandleOptions } from './handle.ts'
 import { pipelineRequests } from './request-pipeline.ts'
 import { SEND_TIMEOUT_MS, watchSends } from './send-timeout.ts'
 import { checkTlsMaterial } from './tls-material.ts'
+import { TLS_SETTINGS } from './tls-settings.ts'
 import { createProxyMatcher, DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
 
 /** How the server meets HTTPS (CONTRACT §1). */
@@ -67,22 +68,6 @@ export const HANDSHAKE_TIMEOUT_MS = 10_000
 /** Requests one connection may carry (as nginx's `keepalive_requests`). */
 export const MAX_REQUESTS_PER_CONNECTION = 1_000
 
-/**
- * The cipher suites offered: for TLS 1.2 only the ECDHE AEAD suites of Mozilla's "intermediate"
- * server profile (forward secrecy, no CBC, CCM or ARIA), for ECDSA and RSA certificates alike;
- * for TLS 1.3 its three standard suites. Clients choose among them (no server order).
- */
-export const TLS_CIPHERS = [
-  'TLS_AES_128_GCM_SHA256',
-  'TLS_AES_256_GCM_SHA384',
-  'TLS_CHACHA20_POLY1305_SHA256',
-  'ECDHE-ECDSA-AES128-GCM-SHA256',
-  'ECDHE-RSA-AES128-GCM-SHA256',
-  'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305',
-].join(':')
 
 /**
  * A server for frontdesk's `/v1` API, not yet listening. It never redirects HTTP to HTTPS (a key
@@ -123,8 +108,7 @@ export function createServer(frontdesk: Frontdesk, transport: ServerTransport, o
         {
           ...common,
           ...tlsMaterial(transport.tls.cert, transport.tls.key),
-          minVersion: 'TLSv1.2',
-          ciphers: TLS_CIPHERS,
+          ...TLS_SETTINGS,
           handshakeTimeout: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
         },
         handler,

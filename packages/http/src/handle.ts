@@ -5,6 +5,7 @@ import { answerHeaders, errorAnswer, replyAnswer, uncachedAnswer } from './answe
 import type { HttpRequest, HttpResponse } from './http-types.ts'
 import { assertJsonMediaType, assertNoContentCoding, parseJsonBody } from './json-body.ts'
 import { requestIdOf } from './request-id.ts'
+import type { FrontdeskMetrics } from './metrics.ts'
 import type { Route } from './routes.ts'
 import { matchRoute } from './routes.ts'
 import { HEALTH_PATH, OPENAPI_PATH } from './openapi/openapi-document.ts'
@@ -28,6 +29,11 @@ export interface HandleOptions {
    * naming the cause, at most one per 10 s (with a count of the others).
    */
   onUnavailable?: UnavailableReporter
+  /**
+   * Prometheus metrics to count requests, refusals and storage errors in (`createMetrics`; see
+   * README "Metrics"). Default: none.
+   */
+  metrics?: FrontdeskMetrics
 }
 
 const defaultUnavailableLog = createUnavailableLog()
@@ -46,12 +52,19 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
   const requestId = requestIdOf(request.headers['x-request-id'])
   const headers = answerHeaders(requestId, request.secure)
   let caller: HttpResponse['caller']
+  let route: string | undefined
   try {
     const [pathname = '', search = ''] = splitTarget(request.url)
-    if (pathname === HEALTH_PATH) return await health(frontdesk, request.method, headers)
+    if (pathname === HEALTH_PATH) {
+      route = HEALTH_PATH
+      const answer = await health(frontdesk, request.method, headers)
+      answer.route = route
+      return answer
+    }
     if (!request.secure) throw new RequestRefusedError('HTTPS_REQUIRED', httpsRequiredMessage(request))
     if (pathname === OPENAPI_PATH) {
-      if (request.method === 'GET' || request.method === 'HEAD') return openApiResponse(headers, headerValue(request.headers['if-none-match']))
+      route = OPENAPI_PATH
+      if (request.method === 'GET' || request.method === 'HEAD') return { ...openApiResponse(headers, headerValue(request.headers['if-none-match'])), route }
       headers.allow = 'GET, HEAD'
       throw new RequestRefusedError('METHOD_NOT_ALLOWED', 'Method not allowed')
     }
@@ -67,12 +80,14 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     }
     if (credentials.apiKey === null && search !== '' && hasKeyParameter(search)) credentials.keyElsewhere = true
     if (request.remoteAddress) credentials.clientAddress = request.remoteAddress
+    route = match.route.template
     const principal = await frontdesk.authenticate(credentials, OPERATIONS[match.route.operation])
     caller = { tenant: principal.tenant.code, keyId: principal.key.id }
     if (principal.rateLimit !== undefined) setRateLimitHeaders(headers, principal.rateLimit)
     const reply = await run(frontdesk, principal, match.route, match.params, search, request, options)
     const answer = replyAnswer(reply, headers, request.headers['if-none-match'])
     answer.caller = caller
+    answer.route = route
     return answer
   } catch (error) {
     // Hint: a key recognised and then refused (disabled, throttled, not allowed) is still named in the access log.
@@ -82,7 +97,8 @@ export async function handle(frontdesk: Frontdesk, request: HttpRequest, options
     // Hint: the target goes to operators' logs, so a key a client put in it is redacted first.
     if (unexpected) report(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
     else if (isUnavailable(error)) reportUnavailable(options, error, { requestId, method: request.method, url: redactTarget(request.url) })
-    return caller === undefined ? response : { ...response, caller }
+    const code = error instanceof FrontdeskError && error.code !== 'INTERNAL_ERROR' ? error.code : 'INTERNAL_ERROR'
+    return { ...response, code, ...(caller === undefined ? {} : { caller }), ...(route === undefined ? {} : { route }) }
   }
 }
 
@@ -218,6 +234,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 function reportUnavailable(options: HandleOptions, error: Parameters<UnavailableReporter>[0], request: Parameters<UnavailableReporter>[1]): void {
+  options.metrics?.observeStorageError()
   const reporter = options.onUnavailable ?? defaultUnavailableLog
   try {
     reporter(error, request)

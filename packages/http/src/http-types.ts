@@ -38,4 +38,11 @@ export interface HttpResponse {
   body: Buffer
   /** Who made the request, once its key was recognised (for the access log): tenant code and key id. */
   caller?: { tenant: string; keyId: string }
+  /**
+   * The endpoint that answered, as a template (`/v1/cms/contents/{id}`, `/healthz`); absent for
+   * a path no endpoint has. For metrics, whose labels must stay few.
+   */
+  route?: string
+  /** The error code of an error answer (`RATE_LIMITED`, `UNAUTHORIZED`…), for metrics. */
+  code?: string
 }

@@ -5,18 +5,20 @@ export interface Route {
   method: 'GET' | 'POST'
   segments: readonly string[]
   operation: Operation
+  /** The path as OpenAPI writes it (`/v1/cms/contents/{id}`): the route's name in metrics. */
+  template: string
 }
 
 /** The endpoints of SPEC.md. More specific paths come first (`slug/{slug}` before `{id}`). */
 export const ROUTES: readonly Route[] = [
-  { method: 'GET', segments: ['v1', 'cms', 'contents'], operation: 'listContents' },
-  { method: 'GET', segments: ['v1', 'cms', 'contents', 'slug', ':slug'], operation: 'getContentBySlug' },
-  { method: 'GET', segments: ['v1', 'cms', 'contents', ':id'], operation: 'getContent' },
-  { method: 'GET', segments: ['v1', 'cms', 'categories'], operation: 'listCategories' },
-  { method: 'GET', segments: ['v1', 'cms', 'categories', ':id'], operation: 'getCategory' },
-  { method: 'POST', segments: ['v1', 'cms', 'search'], operation: 'search' },
-  { method: 'POST', segments: ['v1', 'inquiries'], operation: 'createInquiry' },
-  { method: 'GET', segments: ['v1', 'inquiries', 'categories'], operation: 'listInquiryCategories' },
+  { method: 'GET', segments: ['v1', 'cms', 'contents'], operation: 'listContents', template: '/v1/cms/contents' },
+  { method: 'GET', segments: ['v1', 'cms', 'contents', 'slug', ':slug'], operation: 'getContentBySlug', template: '/v1/cms/contents/slug/{slug}' },
+  { method: 'GET', segments: ['v1', 'cms', 'contents', ':id'], operation: 'getContent', template: '/v1/cms/contents/{id}' },
+  { method: 'GET', segments: ['v1', 'cms', 'categories'], operation: 'listCategories', template: '/v1/cms/categories' },
+  { method: 'GET', segments: ['v1', 'cms', 'categories', ':id'], operation: 'getCategory', template: '/v1/cms/categories/{id}' },
+  { method: 'POST', segments: ['v1', 'cms', 'search'], operation: 'search', template: '/v1/cms/search' },
+  { method: 'POST', segments: ['v1', 'inquiries'], operation: 'createInquiry', template: '/v1/inquiries' },
+  { method: 'GET', segments: ['v1', 'inquiries', 'categories'], operation: 'listInquiryCategories', template: '/v1/inquiries/categories' },
 ]
 
 /** What the router found for a method and path. */

@@ -67,13 +67,13 @@ test.before(async (world) => {
   world.unavailable = []
   world.created = 0
   world.seq = 0
-  const { cert, key } = await createDevCert()
+  const { cert, key, ca } = await createDevCert()
   world.server = createServer(world.frontdesk, { tls: { cert, key } }, {
     onError: (error) => void world.reported.push(error),
     onUnavailable: (error, request) => void world.unavailable.push({ cause: String((error.cause as { code?: unknown } | undefined)?.code), path: request.url }),
   }) as Server
   await new Promise<void>((resolve) => world.server.listen(0, '127.0.0.1', resolve))
-  world.client = keepAliveClient(`https://127.0.0.1:${(world.server.address() as AddressInfo).port}`, cert)
+  world.client = keepAliveClient(`https://127.0.0.1:${(world.server.address() as AddressInfo).port}`, ca)
   world.faults = SqliteFaults.install(path)
 })
 

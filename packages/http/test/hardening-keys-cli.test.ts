@@ -88,7 +88,7 @@ async function setup(world: World): Promise<void> {
       reject(new Error(`serve exited (${code ?? signal}): ${world.output.stderr}`))
     })
   })
-  world.ca = readFileSync(join(world.dir, '.frontdesk', 'dev-cert.pem'), 'utf8')
+  world.ca = readFileSync(join(world.dir, '.frontdesk', 'dev-ca.pem'), 'utf8')
 }
 
 test.after(async (world) => {

@@ -19,6 +19,8 @@ import { closeServer } from './util/test-server.ts'
 interface Pems {
   cert: string
   key: string
+  /** The certificate clients trust. */
+  ca: string
 }
 
 async function rsaCert(): Promise<Pems> {
@@ -31,7 +33,7 @@ async function rsaCert(): Promise<Pems> {
       { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] },
     ],
   })
-  return { cert: pems.cert, key: pems.private }
+  return { cert: pems.cert, key: pems.private, ca: pems.cert }
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'frontdesk-tls-'))
@@ -71,15 +73,15 @@ for (const [kind, make, expected] of [
     try {
       const accepted: string[] = []
       for (const name of TLS12_SUITES) {
-        const agreed = await handshake(port, pems.cert, { ciphers: name, maxVersion: 'TLSv1.2' })
+        const agreed = await handshake(port, pems.ca, { ciphers: name, maxVersion: 'TLSv1.2' })
         if (agreed !== null) accepted.push(agreed.cipher)
       }
       assert.equal(accepted.sort(), [...expected].sort(), `accepted: ${accepted.join(' ')}`)
       for (const weak of ['AES128-SHA', 'ECDHE-RSA-AES128-SHA', 'ECDHE-ECDSA-AES128-SHA256', 'AES128-GCM-SHA256', 'DHE-RSA-AES128-GCM-SHA256']) {
-        assert.is(await handshake(port, pems.cert, { ciphers: weak, maxVersion: 'TLSv1.2' }), null, weak)
+        assert.is(await handshake(port, pems.ca, { ciphers: weak, maxVersion: 'TLSv1.2' }), null, weak)
       }
-      assert.equal((await handshake(port, pems.cert, {}))?.protocol, 'TLSv1.3')
-      assert.is(await handshake(port, pems.cert, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }), null)
+      assert.equal((await handshake(port, pems.ca, {}))?.protocol, 'TLSv1.3')
+      assert.is(await handshake(port, pems.ca, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }), null)
     } finally {
       await closeServer(server)
     }

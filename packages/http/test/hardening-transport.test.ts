@@ -31,14 +31,14 @@ test.after(async (world) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 test('a client sending its headers at 1 byte/s is cut off by the header timeout while others keep being served', async (world) => {
-  const { cert, key } = await createDevCert()
+  const { cert, key, ca } = await createDevCert()
   const server = createServer(world.server.frontdesk, { tls: { cert, key } }, { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, onError: () => {} }) as Server
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
   const url = `https://127.0.0.1:${port}`
   try {
     const started = Date.now()
-    const slow = tls.connect({ host: '127.0.0.1', port, ca: cert, servername: 'localhost' })
+    const slow = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost' })
     const received: Buffer[] = []
     slow.on('data', (chunk: Buffer) => received.push(chunk))
     slow.on('error', () => {})
@@ -59,7 +59,7 @@ test('a client sending its headers at 1 byte/s is cut off by the header timeout 
     const served: number[] = []
     while (open && Date.now() - started < 8_000) {
       const t0 = Date.now()
-      const response = await testRequest(url, cert, 'GET', '/v1/cms/categories', { headers: { 'x-api-key': world.key } })
+      const response = await testRequest(url, ca, 'GET', '/v1/cms/categories', { headers: { 'x-api-key': world.key } })
       assert.is(response.status, 200)
       served.push(Date.now() - t0)
       await sleep(150)

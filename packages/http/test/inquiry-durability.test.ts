@@ -113,7 +113,7 @@ durability.before.each(async (world) => {
     world.drop = database.drop
   }
   const pems = await createDevCert()
-  world.ca = pems.cert
+  world.ca = pems.ca
   world.certFile = join(world.dir, 'cert.pem')
   world.keyFile = join(world.dir, 'key.pem')
   writeFileSync(world.certFile, pems.cert)

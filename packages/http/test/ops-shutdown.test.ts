@@ -56,11 +56,11 @@ test.after(async () => {
 test('serve --help documents every flag of the command and the environment variables', () => {
   const help = spawnSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8', timeout: 20_000 })
   assert.is(help.status, 0)
-  const flags = ['--host', '--port', '--cert', '--key', '--dev-cert', '--behind-proxy', '--trusted-proxy', '--default-rate-limit', '--no-access-log', '--db', '--allow-public-bind', '--max-connections', '--max-connections-per-address']
+  const flags = ['--host', '--port', '--cert', '--key', '--dev-cert', '--behind-proxy', '--trusted-proxy', '--default-rate-limit', '--no-access-log', '--db', '--allow-public-bind', '--max-connections', '--max-connections-per-address', '--metrics-port', '--metrics-host']
   for (const flag of flags) assert.ok(help.stdout.includes(flag), `${flag} is documented`)
   // Every long flag the help lists has a description after it.
   for (const line of help.stdout.split('\n').filter((l) => /^ {2}--[a-z-]+/.test(l))) assert.match(line, /--[a-z-]+( <[a-z]+>)?\s{2,}\S/)
-  for (const name of ['FRONTDESK_DB', 'FRONTDESK_DEBUG', 'SIGTERM', '/healthz', '/v1/openapi.json']) assert.ok(help.stdout.includes(name), `${name} is documented`)
+  for (const name of ['FRONTDESK_DB', 'FRONTDESK_DEBUG', 'SIGTERM', 'SIGHUP', '/healthz', '/v1/openapi.json']) assert.ok(help.stdout.includes(name), `${name} is documented`)
 })
 
 function waitFor(child: ChildProcess, output: () => string, pattern: RegExp, ms: number): Promise<RegExpExecArray> {

@@ -30,6 +30,7 @@ interface World {
   base: string
   ca: string
   /** The TLS key of the certificate `ca`, for more servers. */
+  tlsCert: string
   tlsKey: string
   key: string
   /** Ids of the inquiries answered 201. */
@@ -64,7 +65,8 @@ faults.before(async (world) => {
   })
   world.key = (await createApiKey(frontdesk.context, { tenantCode: 'acme', name: 'site', permissions: ['cms:read', 'inquiry:create'] })).key
   const pems = await createDevCert()
-  world.ca = pems.cert
+  world.ca = pems.ca
+  world.tlsCert = pems.cert
   world.tlsKey = pems.key
   world.server = createServer(frontdesk, { tls: pems }, { onError: () => {} })
   await new Promise<void>((resolve) => world.server.listen(0, '127.0.0.1', resolve))
@@ -161,7 +163,7 @@ faults('a partition: once the database is known unreachable, 503 with Retry-Afte
   const store = await openPostgresStore({ url: url.toString(), connectTimeoutMs: CONNECT_MS, statementTimeoutMs: 2_000 })
   // Hint: the response cache is on, as in production: cached answers are served only while the
   // server's view of the database is fresh (1 s), so they end soon after the cut.
-  const server = createServer(createFrontdesk({ store, defaultRateLimit: 0 }), { tls: { cert: world.ca, key: world.tlsKey } }, { onError: () => {} })
+  const server = createServer(createFrontdesk({ store, defaultRateLimit: 0 }), { tls: { cert: world.tlsCert, key: world.tlsKey } }, { onError: () => {} })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
   const get = () => testRequest(base, world.ca, 'GET', '/v1/cms/contents', { headers: { 'x-api-key': world.key } })

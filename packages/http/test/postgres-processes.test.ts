@@ -123,7 +123,7 @@ async function setup(world: World): Promise<void> {
   // Hint: one after the other, so that they do not create the development certificate at once.
   world.servers.push(await startServe(world, join(world.dir, 'search-a')))
   world.servers.push(await startServe(world, join(world.dir, 'search-b')))
-  world.ca = readFileSync(join(world.dir, '.frontdesk', 'dev-cert.pem'), 'utf8')
+  world.ca = readFileSync(join(world.dir, '.frontdesk', 'dev-ca.pem'), 'utf8')
 }
 
 test.after(async (world) => {

@@ -218,7 +218,7 @@ test('the development certificate is made once, reused, private, and trusted by 
       for (const host of ['127.0.0.1', 'localhost']) {
         const status = await new Promise<number>((resolve, reject) => {
           https
-            .get({ host, port, path: '/v1/cms/categories', ca: readFileSync(first.certPath), agent: false, headers: { 'x-api-key': key } }, (res) => {
+            .get({ host, port, path: '/v1/cms/categories', ca: readFileSync(first.caPath), agent: false, headers: { 'x-api-key': key } }, (res) => {
               res.resume()
               resolve(res.statusCode ?? 0)
             })

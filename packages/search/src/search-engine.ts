@@ -113,6 +113,8 @@ export class SearchEngine implements SearchPort {
   #readAt = Number.NEGATIVE_INFINITY
   #woken = false
   #catchUpQueued = false
+  /** When (`performance.now()`) each tenant's index was first known to be behind the feed, until it caught up. */
+  readonly #behindSince = new Map<string, number>()
   #queue: Promise<unknown> = Promise.resolve()
   #closed = false
 
@@ -149,6 +151,27 @@ export class SearchEngine implements SearchPort {
   /** Number of items indexed for a tenant (any status), building its index if needed. */
   indexedCount(tenantId: string): Promise<number> {
     return this.#exclusive(async () => (await this.#fresh(tenantId)).index.size)
+  }
+
+  /**
+   * Where each tenant's index stands, for metrics: items indexed (any status), and how long (ms)
+   * it has been behind the newest committed change, 0 when caught up. An index is known to be
+   * behind from the first reading of a newer position (by a search, a wake-up of the store's
+   * watch, or this call) until it caught up. This only reads `feedPosition()`: it never builds
+   * nor catches up an index, and waits for no search.
+   */
+  async stats(): Promise<{ tenantId: string; items: number; lagMs: number }[]> {
+    const current = await this.#store.feedPosition()
+    const now = performance.now()
+    return [...this.#tenants].map(([tenantId, state]) => {
+      if (state.checked === current || state.position === current) {
+        this.#behindSince.delete(tenantId)
+        return { tenantId, items: state.index.size, lagMs: 0 }
+      }
+      const since = this.#behindSince.get(tenantId) ?? now
+      this.#behindSince.set(tenantId, since)
+      return { tenantId, items: state.index.size, lagMs: now - since }
+    })
   }
 
   /**
@@ -193,8 +216,10 @@ export class SearchEngine implements SearchPort {
     const current = await this.#feedPosition()
     const state = this.#tenants.get(tenantId)
     if (state !== undefined && state.checked === current) return state
+    if (state !== undefined && !this.#behindSince.has(tenantId)) this.#behindSince.set(tenantId, performance.now())
     const fresh = state === undefined ? await this.#build(tenantId, current) : await this.#catchUp(tenantId, state, current)
     this.#tenants.set(tenantId, fresh)
+    this.#behindSince.delete(tenantId)
     return fresh
   }
 
@@ -216,6 +241,8 @@ export class SearchEngine implements SearchPort {
   /** A wake-up from the store's watch: the next search reads the position again, and built tenants catch up now. */
   #wake(): void {
     this.#woken = true
+    const now = performance.now()
+    for (const tenantId of this.#tenants.keys()) if (!this.#behindSince.has(tenantId)) this.#behindSince.set(tenantId, now)
     if (this.#catchUpQueued || this.#closed) return
     this.#catchUpQueued = true
     this.#exclusive(async () => {

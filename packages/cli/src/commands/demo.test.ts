@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { X509Certificate } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import * as net from 'node:net'
 import * as https from 'node:https'
@@ -156,6 +157,9 @@ test('frontdesk demo seeds, serves HTTPS and every printed curl line works and l
     assert.ok(lines.length >= 8, `curl lines: ${lines.length}`)
     const key = /API key\s+(fdk_\S+)/.exec(first.banner)?.[1]
     assert.ok(key)
+    // The certificate curl is told to trust is the local CA, not the server's: the one any client (rustls too) accepts.
+    const trusted = /trust\s+(\S+dev-ca\.pem) \(the local CA/.exec(first.banner)?.[1] ?? ''
+    assert.ok(new X509Certificate(readFileSync(trusted)).ca, first.banner)
     const paths: string[] = []
     for (const line of lines) {
       const curl = parseCurl(line)

@@ -30,7 +30,8 @@ export interface RunningDemo extends RunningServer {
   key: string
   /** Keys of earlier demo runs on this database, which still work. */
   earlierKeys: number
-  certPath: string
+  /** The development CA's certificate, which clients trust. */
+  caPath: string
 }
 
 /**
@@ -52,7 +53,7 @@ export async function startDemo(options: DemoOptions, cwd: string): Promise<Runn
     portFallback: true,
     searchDir: options.searchDir === undefined ? defaultSearchDir(dbPath, cwd) : resolve(cwd, options.searchDir),
   })
-  return { ...running, key, earlierKeys, certPath: cert.certPath }
+  return { ...running, key, earlierKeys, caPath: cert.caPath }
 }
 
 /** The demo's database: `options.db` (a file resolved against `cwd`, or a PostgreSQL URL), else `./frontdesk-demo.db`. */
@@ -81,7 +82,8 @@ export function demoBanner(demo: RunningDemo, dbPath: string): string {
     '',
     `frontdesk demo: serving ${demo.url}/v1/`,
     `  database     ${dbPath} (tenant "${DEMO_TENANT}")`,
-    `  certificate  ${demo.certPath} (self-signed, for localhost; curl trusts it with --cacert)`,
+    `  trust        ${demo.caPath} (the local CA that signed the localhost certificate:`,
+    '               curl --cacert, NODE_EXTRA_CA_CERTS, deno --cert, or your system\'s trust store)',
     `  API key      ${demo.key}`,
     '               (permissions cms:* and inquiry:create; shown only now, a new one is made on each run)',
     ...(demo.earlierKeys === 0
@@ -93,7 +95,7 @@ export function demoBanner(demo: RunningDemo, dbPath: string): string {
   ]
   for (const example of demoExamples()) {
     lines.push(`# ${example.title}`)
-    const parts = ['curl', '--cacert', shellQuote(demo.certPath), '-H', shellQuote(`X-API-Key: ${demo.key}`)]
+    const parts = ['curl', '--cacert', shellQuote(demo.caPath), '-H', shellQuote(`X-API-Key: ${demo.key}`)]
     if (example.body !== undefined) {
       parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(example.body)))
     }
@@ -126,8 +128,9 @@ Global option:
                    $FRONTDESK_DB is never used, so that the demo cannot seed a real
                    database by accident)
 
-The self-signed certificate for localhost is kept in .frontdesk/ in the database's
-directory (for PostgreSQL, in .frontdesk/ of the working directory). Each run adds a new
+The certificate for localhost and the local CA that signed it are kept in .frontdesk/ in
+the database's directory (for PostgreSQL, in .frontdesk/ of the working directory); clients
+trust the CA, .frontdesk/dev-ca.pem. Each run adds a new
 API key; the keys of earlier runs keep working.
 `
 

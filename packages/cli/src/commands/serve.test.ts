@@ -165,7 +165,7 @@ test('serve --max-connections-per-address limits one address; the help states th
   const server = await serving(db, { cert: 'cert.pem', key: 'key.pem', maxConnectionsPerAddress: 1 })
   try {
     // A kept-alive connection stays open after its answer, holding the address's one place.
-    const agent = new https.Agent({ keepAlive: true, ca: pems.cert })
+    const agent = new https.Agent({ keepAlive: true, ca: pems.ca })
     const first = await new Promise<number>((resolve, reject) => {
       https.get(`${server.url}/v1/cms/categories`, { headers: { 'x-api-key': key }, agent }, (res) => {
         res.resume()
@@ -173,7 +173,7 @@ test('serve --max-connections-per-address limits one address; the help states th
       }).on('error', reject)
     })
     assert.is(first, 200)
-    const second = await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(String, (error: NodeJS.ErrnoException) => error.code)
+    const second = await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.ca).then(String, (error: NodeJS.ErrnoException) => error.code)
     assert.is(second, 'ECONNRESET', 'a second connection from the same address is refused')
     agent.destroy()
   } finally {
@@ -235,13 +235,13 @@ test('serve --cert/--key serves HTTPS until stopped, then shuts down and release
   writeFileSync(join(dir, 'key.pem'), pems.key, { mode: 0o600 })
   const server = await serving(db, { cert: 'cert.pem', key: 'key.pem' })
   assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/)
-  assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert), 200)
+  assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.ca), 200)
   await server.stop()
   assert.match(server.env.stderr.text(), /^frontdesk: serving https:\S+\nfrontdesk: stopping /)
   const lines = server.env.stdout.text().trimEnd().split('\n')
   assert.ok(lines.length >= 1)
   for (const line of lines) assert.type(JSON.parse(line), 'object', `stdout holds JSON lines only: ${line}`)
-  assert.not.ok(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.cert).then(() => true, () => false), 'no longer listening')
+  assert.not.ok(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pems.ca).then(() => true, () => false), 'no longer listening')
 })
 
 test('serve keeps the search snapshots in its search directory (built at start), none beside the database; by default <db>.search, or .frontdesk/search-<host>-<port>-<database> in the working directory for PostgreSQL', async () => {
@@ -283,16 +283,18 @@ test('--workers takes auto (one per core) or 1 to 256', () => {
   for (const bad of ['0', '-1', '1.5', 'two', '257', '']) assert.throws(() => parseWorkers(bad), /auto \(one per core\) or an integer from 1 to 256/, bad)
 })
 
-test(kind === 'sqlite' ? 'serve --dev-cert creates the certificate beside the database once' : 'serve --dev-cert on PostgreSQL creates the certificate in .frontdesk/ of the working directory once', async () => {
+test(kind === 'sqlite' ? 'serve --dev-cert creates the certificate and its CA beside the database once, and names the CA to trust' : 'serve --dev-cert on PostgreSQL creates the certificate in .frontdesk/ of the working directory once', async () => {
   const db = await database('dev.db')
   const key = await seeded(db)
   const server = await serving(db, { devCert: true })
+  const caPath = join(dir, '.frontdesk', 'dev-ca.pem')
   const certPath = join(dir, '.frontdesk', 'dev-cert.pem')
   let pem = ''
   try {
     assert.ok(existsSync(certPath))
     pem = readFileSync(certPath, 'utf8')
-    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, pem), 200)
+    assert.match(server.env.stderr.text(), `clients trust its CA ${caPath}`)
+    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, readFileSync(caPath, 'utf8')), 200)
   } finally {
     await server.stop()
   }
@@ -302,6 +304,32 @@ test(kind === 'sqlite' ? 'serve --dev-cert creates the certificate beside the da
   } finally {
     await again.stop()
   }
+})
+
+test('serve --metrics-port serves /metrics on a loopback listener of its own; --metrics-host needs it', async () => {
+  const db = await database('metrics.db')
+  const key = await seeded(db)
+  const server = await serving(db, { devCert: true, metricsPort: 0 })
+  try {
+    const ca = readFileSync(join(dir, '.frontdesk', 'dev-ca.pem'), 'utf8')
+    assert.is(await get(`${server.url}/v1/cms/categories`, { 'x-api-key': key }, ca), 200)
+    const url = /metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics)\n/.exec(server.env.stderr.text())?.[1]
+    assert.ok(url, server.env.stderr.text())
+    const text = await new Promise<string>((resolve, reject) => {
+      http.get(url, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        res.on('end', () => resolve(body))
+      }).on('error', reject)
+    })
+    assert.match(text, /^frontdesk_http_requests_total\{route="\/v1\/cms\/categories",method="GET",status="200"\} 1$/m)
+    assert.is(await get(`${server.url}/metrics`, {}, ca), 404)
+  } finally {
+    await server.stop()
+  }
+  const refused = await run('--db', db, 'serve', '--dev-cert', '--metrics-host', '127.0.0.1')
+  assert.is(refused.code, 1)
+  assert.match(refused.stderr, '--metrics-host needs --metrics-port')
 })
 
 test('serve --behind-proxy serves plain HTTP only to a trusted proxy saying https', async () => {

@@ -3,17 +3,21 @@ import { InvalidArgumentError, Option } from 'commander'
 import cluster from 'node:cluster'
 import { readFileSync } from 'node:fs'
 import type * as http from 'node:http'
+import type * as https from 'node:https'
 import type { AddressInfo, Server } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { dirname, join, resolve } from 'node:path'
 import type { Frontdesk, SnapshotStore, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
-import type { AccessLogger, ServerTransport, TlsMaterialProblem } from '@frontdesk/http'
+import type { AccessLogger, FrontdeskMetrics, ServerTransport, TlsMaterialProblem } from '@frontdesk/http'
 import type { CliEnv } from '../env.ts'
 import { errorLine } from '../error-line.ts'
 import { writeAtomicLines } from '../io/atomic-lines.ts'
 import { serveHandedConnections } from '../serve/handed-connections.ts'
+import type { MetricsEndpoint } from '../serve/metrics-endpoint.ts'
+import type { TlsFiles } from '../serve/tls-problem-line.ts'
+import { tlsProblemLine } from '../serve/tls-problem-line.ts'
 import { tellSupervisor, workerPortOf, workerSlotOf } from '../serve/worker-messages.ts'
 import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
 import { publicAddressesOf } from '../net/private-address.ts'
@@ -28,7 +32,11 @@ export interface ServeOptions {
   /** PEM certificate chain and key files. */
   cert?: string
   key?: string
-  /** Use (creating once) a self-signed certificate for localhost, kept in `.frontdesk/` in the database's directory (for PostgreSQL, of the working directory). */
+  /**
+   * Use a development certificate for localhost signed by a local CA (both created once, kept in
+   * `.frontdesk/` in the database's directory; for PostgreSQL, of the working directory). Clients
+   * trust the CA, `.frontdesk/dev-ca.pem`, which the "serving" line names.
+   */
   devCert?: boolean
   /** Serve plain HTTP behind a TLS-terminating proxy. */
   behindProxy?: boolean
@@ -68,6 +76,13 @@ export interface ServeOptions {
    * between collections: most of a busy server's memory is then garbage waiting.
    */
   gcHeadroom?: number
+  /**
+   * Serve `GET /metrics` (Prometheus text format) on this port, a listener of its own that the
+   * API's port never shows; with `workers`, one view of all workers. Default: no metrics.
+   */
+  metricsPort?: number
+  /** Interface of the metrics listener. Default `127.0.0.1` (loopback: only this machine scrapes). */
+  metricsHost?: string
 }
 
 /**
@@ -84,6 +99,12 @@ export interface RunningServer {
   port: number
   frontdesk: Frontdesk
   store: Store
+  /**
+   * Presents this certificate and key from the next TLS handshake on (`reloadTls` of
+   * `@frontdesk/http`); the problem when they do not fit, and the current ones keep serving.
+   * Throws on a server behind a proxy, which has no certificate.
+   */
+  reloadTls(pems: { cert: string; key: string }): TlsMaterialProblem | null
   /** Stops accepting, lets requests in flight finish (at most `drainMs`), then closes the database. */
   stop(drainMs?: number): Promise<void>
 }
@@ -103,12 +124,21 @@ export function devCertDir(dbPath: string, cwd: string = process.cwd()): string 
   return join(isPostgresUrl(dbPath) ? cwd : dirname(dbPath), '.frontdesk')
 }
 
+/** How `serve` meets HTTPS, and the files behind it. */
+export interface ServeTransport {
+  transport: ServerTransport
+  /** `--cert`/`--key`, resolved: read again on SIGHUP and when they change. */
+  tlsFiles?: TlsFiles
+  /** With `--dev-cert`: the development CA's certificate, which clients trust. */
+  caPath?: string
+}
+
 /**
  * Decides how the server meets HTTPS from the options: exactly one of `--cert`/`--key`,
  * `--dev-cert` or `--behind-proxy`. Refuses anything else with a `UsageError` (CONTRACT §1:
  * no TLS material and no proxy means no server).
  */
-export async function transportOf(options: ServeOptions, dbPath: string, cwd: string): Promise<{ transport: ServerTransport; certPath?: string }> {
+export async function transportOf(options: ServeOptions, dbPath: string, cwd: string): Promise<ServeTransport> {
   const modes = [options.cert !== undefined || options.key !== undefined, options.devCert === true, options.behindProxy === true].filter(Boolean).length
   if (modes === 0) {
     throw new UsageError('refusing to serve without TLS: pass --cert FILE --key FILE, --dev-cert (local development), or --behind-proxy (behind a TLS-terminating proxy)')
@@ -122,7 +152,7 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
   if (options.devCert === true) {
     const { ensureDevCert } = await import('@frontdesk/http')
     const dev = await ensureDevCert(devCertDir(dbPath, cwd))
-    return { transport: { tls: { cert: dev.cert, key: dev.key } }, certPath: dev.certPath }
+    return { transport: { tls: { cert: dev.cert, key: dev.key } }, caPath: dev.caPath }
   }
   if (options.cert === undefined || options.key === undefined) throw new UsageError('--cert and --key go together')
   const certPath = resolve(cwd, options.cert)
@@ -131,16 +161,8 @@ export async function transportOf(options: ServeOptions, dbPath: string, cwd: st
   const key = readFileSync(keyPath)
   const { checkTlsMaterial } = await import('@frontdesk/http')
   const problem = checkTlsMaterial(cert, key)
-  if (problem !== null) throw new UsageError(tlsProblemLine(problem, certPath, keyPath))
-  return { transport: { tls: { cert, key } }, certPath }
-}
-
-/** What is wrong with `--cert`/`--key`, naming the file. */
-function tlsProblemLine(problem: TlsMaterialProblem, certPath: string, keyPath: string): string {
-  if (problem.subject === 'cert') return `--cert ${certPath} ${problem.message}`
-  if (problem.subject === 'key') return `--key ${keyPath} ${problem.message}`
-  if (/swapped/.test(problem.message)) return `--cert ${certPath} holds a private key and --key ${keyPath} a certificate: they are swapped`
-  return `--key ${keyPath} does not belong to the certificate in --cert ${certPath}`
+  if (problem !== null) throw new UsageError(tlsProblemLine(problem, { certPath, keyPath }))
+  return { transport: { tls: { cert, key } }, tlsFiles: { certPath, keyPath } }
 }
 
 /**
@@ -181,9 +203,11 @@ export async function startServer(
      * listening (`port` is then the supervisor's); see `serveHandedConnections`.
      */
     handedConnections?: boolean
+    /** Count requests, searches, inquiries, the response cache and the search index in these metrics (`createMetrics`). */
+    metrics?: FrontdeskMetrics
   },
 ): Promise<RunningServer> {
-  const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer }] = await Promise.all([
+  const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer, reloadTls }] = await Promise.all([
     import('@frontdesk/search'),
     import('@frontdesk/core'),
     import('@frontdesk/http'),
@@ -192,12 +216,15 @@ export async function startServer(
   const directory = directorySnapshots(options.searchDir ?? defaultSearchDir(dbPath))
   const search = createSearchEngine({ store, snapshots: options.snapshots === 'read' ? readOnlySnapshots(directory) : directory })
   try {
+    const metrics = options.metrics
     const frontdesk = createFrontdesk({
       store,
-      search,
+      search: metrics === undefined ? search : metrics.instrumentSearch(search),
+      ...(metrics === undefined ? {} : { hooks: { onInquiryCreated: () => metrics.inquiryCreated() } }),
       ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
       ...(options.onRateLimitStoreError === undefined ? {} : { onRateLimitStoreError: options.onRateLimitStoreError }),
     })
+    metrics?.watch(frontdesk, () => search.stats())
     // Hint: building the index now keeps the first search request fast.
     await search.warmUp()
     let saving: ReturnType<typeof setInterval> | null = null
@@ -214,6 +241,7 @@ export async function startServer(
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
       ...(options.sendTimeoutMs === undefined ? {} : { sendTimeoutMs: options.sendTimeoutMs }),
+      ...(metrics === undefined ? {} : { metrics }),
     })
     const host = options.host ?? '127.0.0.1'
     const handed = options.handedConnections === true ? serveHandedConnections(server) : null
@@ -224,6 +252,10 @@ export async function startServer(
       port,
       frontdesk,
       store,
+      reloadTls(pems) {
+        if (!('tls' in transport)) throw new Error('a server behind a TLS-terminating proxy has no certificate to reload')
+        return reloadTls(server as https.Server, pems)
+      },
       async stop(drainMs = DRAIN_MS) {
         if (saving !== null) clearInterval(saving)
         await (handed !== null ? handed.drain(drainMs) : drain(server, drainMs))
@@ -325,19 +357,37 @@ export function untilStopped(signal?: AbortSignal): Promise<void> {
 export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, signal?: AbortSignal): Promise<void> {
   const port = options.port ?? DEFAULT_PORT
   const slot = workerSlotOf(env.vars)
-  const { transport } = await transportOf(options, dbPath, env.cwd)
+  const { transport, caPath, tlsFiles } = await transportOf(options, dbPath, env.cwd)
   const host = options.host ?? '127.0.0.1'
   if (slot === null && 'behindProxy' in transport) await checkProxyBind(host, options.allowPublicBind === true, env)
-  const mode = 'tls' in transport ? '' : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
+  const mode =
+    caPath !== undefined ? ` (development certificate; clients trust its CA ${caPath}, e.g. curl --cacert, NODE_EXTRA_CA_CERTS, deno --cert)`
+    : 'tls' in transport ? ''
+    : ` (plain HTTP behind a TLS proxy; X-Forwarded-Proto trusted from ${(options.trustedProxy ?? ['127.0.0.1', '::1']).join(', ')})`
   const count = slot === null ? workerCount(options.workers) : 1
+  if (options.metricsHost !== undefined && options.metricsPort === undefined) throw new UsageError('--metrics-host needs --metrics-port')
+  const metricsHost = options.metricsHost ?? '127.0.0.1'
+  const listenMetrics = options.metricsPort === undefined ? null : (server: Server) => listen(server, metricsHost, options.metricsPort ?? 0, 0)
   if (count > 1) {
     const { superviseWorkers } = await import('../serve/supervise-workers.ts')
     const listenOn = (server: Server) => listen(server, host, port, 0)
-    return superviseWorkers({ count, mode, listen: listenOn, untilStopped: () => untilStopped(signal) }, env)
+    return superviseWorkers(
+      {
+        count,
+        mode,
+        listen: listenOn,
+        untilStopped: () => untilStopped(signal),
+        ...(tlsFiles === undefined ? {} : { tlsFiles }),
+        ...(listenMetrics === null ? {} : { metrics: { listen: listenMetrics, host: metricsHost } }),
+      },
+      env,
+    )
   }
   const supervisorPort = workerPortOf(env.vars)
   applyGcHeadroom(options.gcHeadroom ?? DEFAULT_GC_HEADROOM)
-  const { createLineBuffer, formatAccessLog } = await import('@frontdesk/http')
+  const { createLineBuffer, createMetrics, formatAccessLog } = await import('@frontdesk/http')
+  const metrics = listenMetrics === null ? undefined : createMetrics()
+  const stopAnswering = metrics !== undefined && slot !== null ? (await import('../serve/metrics-endpoint.ts')).answerMetricsRequests(metrics.registry) : null
   // Hint: lines are written together once per event-loop turn, not one synchronous write per
   // request; a worker's in writes that land whole, as its siblings share the same stdout.
   const log = createLineBuffer(slot === null ? (text) => env.stdout.write(text) : (text) => writeAtomicLines(env.stdout, text))
@@ -350,6 +400,10 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
             entry.worker = slot
             log.push(formatAccessLog(entry))
           }
+  const say = (line: string) => env.stderr.write(`${line}\n`)
+  const { tlsFromSupervisor, watchTlsFiles } = await import('../serve/tls-files.ts')
+  // Hint: a worker listens for renewed certificates before it serves, so that none sent meanwhile is lost.
+  const fromSupervisor = slot !== null && tlsFiles !== undefined ? tlsFromSupervisor(say) : null
   let running: RunningServer
   try {
     running = await startServer(dbPath, transport, {
@@ -364,6 +418,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
       ...(options.sendTimeout === undefined ? {} : { sendTimeoutMs: Math.round(options.sendTimeout * 1_000) }),
       onRateLimitStoreError: rateLimitTrouble(env),
+      ...(metrics === undefined ? {} : { metrics }),
       // Hint: one snapshot writer per machine: worker 1, which also brings them up to date before the others start.
       ...(slot === null ? {} : slot === 1 ? { snapshots: 'write', saveSnapshots: true } : { snapshots: 'read' }),
     })
@@ -373,14 +428,32 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
     await tellSupervisor({ frontdesk: 'failed', message: errorLine(error) })
     process.exit(1)
   }
+  let metricsEndpoint: MetricsEndpoint | null = null
   if (slot === null) {
+    if (metrics !== undefined && listenMetrics !== null) {
+      const { serveMetrics } = await import('../serve/metrics-endpoint.ts')
+      try {
+        metricsEndpoint = await serveMetrics(listenMetrics, metricsHost, async () => ({ contentType: metrics.registry.contentType, text: await metrics.registry.metrics() }))
+      } catch (error) {
+        await running.stop()
+        throw error
+      }
+    }
     // Hint: one format per stream: stdout carries the JSON access log only, so a log pipeline
     // reads every line of it as JSON; what is said to the operator goes to stderr.
     env.stderr.write(`frontdesk: serving ${running.url}/v1/${mode}\n`)
+    if (metricsEndpoint !== null) env.stderr.write(`frontdesk: metrics at ${metricsEndpoint.url}\n`)
   } else {
     await tellSupervisor({ frontdesk: 'ready', url: running.url })
   }
+  const server = running
+  fromSupervisor?.use((pems) => server.reloadTls(pems))
+  const watch = slot === null && tlsFiles !== undefined ? watchTlsFiles(tlsFiles, { apply: (pems) => server.reloadTls(pems), say }) : null
   await untilStopped(signal)
+  watch?.close()
+  fromSupervisor?.close()
+  stopAnswering?.()
+  await metricsEndpoint?.close()
   // Hint: a terminal's Ctrl+C reaches the workers and their supervisor, which then asks them
   // to stop too: a worker already draining ignores that, so that its requests finish.
   if (slot !== null) for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => {})
@@ -432,7 +505,7 @@ export function register(program: Command, env: CliEnv): void {
     .addOption(new Option('--port <port>', 'port to listen on').default(DEFAULT_PORT).argParser(parsePort))
     .option('--cert <file>', 'PEM certificate (chain) file')
     .option('--key <file>', 'PEM private key file')
-    .option('--dev-cert', "use a self-signed certificate for localhost (created once, kept in .frontdesk/ in the database's directory; for PostgreSQL, in .frontdesk/ of the working directory)")
+    .option('--dev-cert', "use a certificate for localhost signed by a local development CA (created once, kept in .frontdesk/ in the database's directory; for PostgreSQL, in .frontdesk/ of the working directory); clients trust .frontdesk/dev-ca.pem")
     .option('--behind-proxy', 'serve plain HTTP behind a TLS-terminating proxy; requests need X-Forwarded-Proto: https')
     .option('--trusted-proxy <address>', 'address or CIDR range of a trusted proxy (repeatable; default loopback)', collect)
     .option('--allow-public-bind', 'let --behind-proxy listen on a public or wildcard --host (0.0.0.0, ::): only if a firewall keeps the port to the proxy')
@@ -452,6 +525,8 @@ export function register(program: Command, env: CliEnv): void {
     .addOption(
       new Option('--gc-headroom <percent>', `how far the JS heap may grow past its live data before a full garbage collection: less memory for more CPU (default: ${DEFAULT_GC_HEADROOM}; 0 = V8's own heuristic)`).argParser(parseGcHeadroom),
     )
+    .addOption(new Option('--metrics-port <port>', 'serve GET /metrics (Prometheus) on this port, apart from the API (default: no metrics)').argParser(parsePort))
+    .option('--metrics-host <address>', 'interface of the metrics listener (default: 127.0.0.1)')
     .addHelpText('after', SERVE_HELP)
     .action((options: ServeOptions, command: Command) => {
       const dbPath = dbPathOf(command, env)
@@ -496,8 +571,17 @@ process supervises them, replaces one that dies, and stops them all on SIGTERM. 
 restores or builds the search index and writes its snapshots; the others restore them. Rate
 limits hold for all processes on the database together; the access log gains "worker" (1-N).
 
+Metrics: --metrics-port P serves GET /metrics (Prometheus text format) over plain HTTP on
+a listener of its own, on --metrics-host (default 127.0.0.1), never on the API's port; with
+--workers, one view of all workers.
+
+Certificates: --cert/--key files renewed in place are used for new connections, in every
+worker, on SIGHUP and within a few seconds of the files changing; a pair that does not fit
+is refused in one line on stderr and the current one keeps serving. --dev-cert makes a
+local CA and a certificate for localhost it signed; clients trust .frontdesk/dev-ca.pem.
+
 Signals: SIGTERM or SIGINT stops accepting connections, lets requests in flight finish
-(at most 10 s), closes the database and exits with code 0.
+(at most 10 s), closes the database and exits with code 0. SIGHUP reloads --cert/--key.
 
 Examples:
   frontdesk serve --dev-cert

@@ -4,7 +4,9 @@ import { createServer } from 'node:net'
 import type { Server, Socket } from 'node:net'
 import { UsageError } from '@frontdesk/core'
 import type { CliEnv } from '../env.ts'
-import type { ConnectionMessage } from './worker-messages.ts'
+import type { MetricsEndpoint } from './metrics-endpoint.ts'
+import type { TlsFiles } from './tls-problem-line.ts'
+import type { ConnectionMessage, TlsMessage } from './worker-messages.ts'
 import { isWorkerMessage, WORKER_PORT_VARIABLE, WORKER_SLOT_VARIABLE } from './worker-messages.ts'
 
 /** Options of `superviseWorkers`. */
@@ -19,6 +21,10 @@ export interface SuperviseOptions {
   untilStopped: () => Promise<void>
   /** Makes `server` listen where `serve` was told to; resolves with the port. */
   listen: (server: Server) => Promise<number>
+  /** `--cert`/`--key`: watched here (and reloaded on SIGHUP), and sent to every worker when renewed (see `watchTlsFiles`). */
+  tlsFiles?: TlsFiles
+  /** `--metrics-port`: this process serves `/metrics`, the workers' metrics added up (see `clusterMetrics`). */
+  metrics?: { listen: (server: Server) => Promise<number>; host: string }
 }
 
 /** A worker that died this soon after it started counts as a failed start (its slot's restarts back off). */
@@ -133,10 +139,33 @@ export async function superviseWorkers(options: SuperviseOptions, env: CliEnv): 
     timer.unref()
   }
   cluster.on('exit', replace)
+  const sendTls = (pems: { cert: string; key: string }) => {
+    const message: TlsMessage = { frontdesk: 'tls', ...pems }
+    // Hint: a worker still starting gets it too (it keeps it until it serves); one that exits meanwhile needs nothing.
+    for (const worker of workers.values()) if (worker.isConnected()) worker.send(message, () => {})
+  }
+  const say = (line: string) => env.stderr.write(`${line}\n`)
+  const watch = options.tlsFiles === undefined ? null : (await import('./tls-files.ts')).watchTlsFiles(options.tlsFiles, { apply: sendTls, say })
+  let metrics: MetricsEndpoint | null = null
+  if (options.metrics !== undefined) {
+    const { clusterMetrics, serveMetrics } = await import('./metrics-endpoint.ts')
+    try {
+      metrics = await serveMetrics(options.metrics.listen, options.metrics.host, clusterMetrics(() => serving))
+    } catch (error) {
+      stopping = true
+      watch?.close()
+      listener.close()
+      await Promise.all([...workers.values()].map((worker) => stopWorker(worker, stopMs)))
+      throw error
+    }
+  }
 
   env.stderr.write(`frontdesk: serving ${url}/v1/${options.mode} with ${options.count} worker processes (pids ${[...workers.values()].map((w) => w.process.pid).join(', ')})\n`)
+  if (metrics !== null) env.stderr.write(`frontdesk: metrics at ${metrics.url} (all workers together)\n`)
   await options.untilStopped()
   stopping = true
+  watch?.close()
+  await metrics?.close()
   cluster.off('exit', replace)
   listener.close()
   env.stderr.write('frontdesk: stopping (letting requests in flight finish)\n')

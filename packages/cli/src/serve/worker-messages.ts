@@ -11,6 +11,20 @@ export interface ConnectionMessage {
   frontdesk: 'connection'
 }
 
+/** What the supervisor sends every worker when the `--cert`/`--key` files were renewed (checked: they fit). */
+export interface TlsMessage {
+  frontdesk: 'tls'
+  cert: string
+  key: string
+}
+
+/** Whether `value` is a `TlsMessage`. */
+export function isTlsMessage(value: unknown): value is TlsMessage {
+  if (typeof value !== 'object' || value === null) return false
+  const message = value as { frontdesk?: unknown; cert?: unknown; key?: unknown }
+  return message.frontdesk === 'tls' && typeof message.cert === 'string' && typeof message.key === 'string'
+}
+
 /** Whether `value` is a `ConnectionMessage`. */
 export function isConnectionMessage(value: unknown): value is ConnectionMessage {
   return typeof value === 'object' && value !== null && (value as { frontdesk?: unknown }).frontdesk === 'connection'

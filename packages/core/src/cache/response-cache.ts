@@ -46,6 +46,10 @@ export class ResponseCache<V = unknown> {
   #oldest: Entry<V> | null = null
   #newest: Entry<V> | null = null
   #bytes = 0
+  /** Lookups that found a live entry, since the cache was made (for metrics). */
+  hits = 0
+  /** Lookups that found none, or an expired one. */
+  misses = 0
 
   constructor(clock: Clock, options: ResponseCacheOptions = {}) {
     this.#clock = clock
@@ -57,11 +61,16 @@ export class ResponseCache<V = unknown> {
   /** The live entry for `key`, or `null`. */
   get(key: string): V | null {
     const entry = this.#entries.get(key)
-    if (entry === undefined) return null
-    if (entry.expiresAt <= this.#clock.now()) {
-      this.#remove(entry)
+    if (entry === undefined) {
+      this.misses++
       return null
     }
+    if (entry.expiresAt <= this.#clock.now()) {
+      this.#remove(entry)
+      this.misses++
+      return null
+    }
+    this.hits++
     if (entry !== this.#newest) {
       this.#unlink(entry)
       this.#append(entry)

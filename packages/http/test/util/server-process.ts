@@ -105,7 +105,7 @@ export async function startServerProcess(options: { server?: ServerOptions; rate
     pid,
     port,
     url: `https://127.0.0.1:${port}`,
-    ca: pems.cert,
+    ca: pems.ca,
     limitedKey,
     unlimitedKey,
     rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,

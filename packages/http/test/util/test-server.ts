@@ -12,7 +12,7 @@ import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createSearchEngine } from '@frontdesk/search'
 import type { Clock, Frontdesk, FrontdeskHooks, ResponseCacheOptions, Store, Tenant } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
-import type { ServerOptions } from '@frontdesk/http'
+import type { FrontdeskMetrics, ServerOptions } from '@frontdesk/http'
 import { createDevCert, createServer } from '@frontdesk/http'
 
 /** The stores the behaviour tests run on. */
@@ -73,6 +73,8 @@ export interface TestServerOptions {
   failedAuthRate?: number
   /** Options of the HTTP server (body limit, error callback…). */
   server?: ServerOptions
+  /** Metrics to count in, wired as `frontdesk serve` does (server, search engine, inquiries, cache and index). */
+  metrics?: FrontdeskMetrics
 }
 
 /**
@@ -104,7 +106,7 @@ export interface TestServer {
   port: number
   store: Store
   frontdesk: Frontdesk
-  /** The server's self-signed certificate (PEM), to trust it in other clients. */
+  /** The certificate clients trust (the development CA that signed the server's), in PEM. */
   cert: string
   /** The temporary directory holding the database. */
   dir: string
@@ -120,7 +122,7 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-let certificate: Promise<{ cert: string; key: string }> | null = null
+let certificate: Promise<{ cert: string; key: string; ca: string }> | null = null
 
 /**
  * Starts a real HTTPS server on 127.0.0.1 (a free port) over a real SQLite file in a temporary
@@ -146,15 +148,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     reopen = async () => openSqliteStore({ path: join(dir, 'test.db') })
   }
   const search = createSearchEngine({ store })
+  const metrics = options.metrics
   const frontdesk = createFrontdesk({
     store,
-    search,
+    search: metrics === undefined ? search : metrics.instrumentSearch(search),
+    ...(metrics === undefined ? {} : { hooks: { ...options.hooks, onInquiryCreated: () => metrics.inquiryCreated() } }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.failedAuthRate === undefined ? {} : { failedAuthRate: options.failedAuthRate }),
-    ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+    ...(options.hooks === undefined || metrics !== undefined ? {} : { hooks: options.hooks }),
   })
-  const server = createServer(frontdesk, { tls: pems }, { onError: () => {}, ...options.server })
+  metrics?.watch(frontdesk, () => search.stats())
+  const server = createServer(frontdesk, { tls: pems }, { onError: () => {}, ...options.server, ...(metrics === undefined ? {} : { metrics }) })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
@@ -169,7 +174,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     port,
     store,
     frontdesk,
-    cert: pems.cert,
+    cert: pems.ca,
     dir,
     reopen,
     tenant: (code) => createTenant(frontdesk.context, { code: code ?? `t${++tenants}` }),
@@ -183,7 +188,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       })
       return created.key
     },
-    request: (method, path, requestOptions = {}) => testRequest(url, pems.cert, method, path, requestOptions),
+    request: (method, path, requestOptions = {}) => testRequest(url, pems.ca, method, path, requestOptions),
     async close() {
       await closeServer(server)
       await search.close()
