@@ -41,11 +41,23 @@ export interface BenchOptions {
   store: 'sqlite' | 'postgres' | 'both'
   /** With `--store postgres://…`: the server to use instead of a throwaway one. */
   postgresUrl: string | null
+  /**
+   * Time small imports (one item created, edited, deleted; 1,000 edited; an unchanged file)
+   * and a start after them, each a fresh `frontdesk import` process, at the end of the run
+   * (`--no-small-imports`: not).
+   */
+  smallImports: boolean
+  /**
+   * Time the small imports on a tenant of this many items of its own (a SQLite file seeded
+   * for them, e.g. 1,000,000: about an hour and 3 GB, not for CI) instead of the run's.
+   */
+  importItems: number | null
 }
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
-                 [--no-fts] [--serve-flags "FLAGS"] [--node-flags "FLAGS"] [--workers N] [--store sqlite|postgres|postgres://URL|both]`
+                 [--no-fts] [--serve-flags "FLAGS"] [--node-flags "FLAGS"] [--workers N] [--store sqlite|postgres|postgres://URL|both]
+                 [--no-small-imports] [--import-items N]`
 
 /** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors, 22 scenarios and 2 of them again. */
 const LOADS = 31
@@ -71,6 +83,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'node-flags': { type: 'string' },
       workers: { type: 'string' },
       store: { type: 'string' },
+      'no-small-imports': { type: 'boolean' },
+      'import-items': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -112,5 +126,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     workers: Math.round(number('workers', values.workers, 1, 1, 64)),
     store: store === 'sqlite' || store === 'both' ? store : 'postgres',
     postgresUrl,
+    smallImports: values['no-small-imports'] !== true,
+    importItems: values['import-items'] === undefined ? null : Math.round(number('import-items', values['import-items'], items, 100, 10_000_000)),
   }
 }

@@ -1,6 +1,7 @@
 import type { LoadResult } from './load-job.ts'
 import type { RunResults } from './results.ts'
 import { SEARCH_CLASS_IDS, SEARCH_CLASSES } from './search-classes.ts'
+import { formatSmallImport, formatStartUp } from './small-imports.ts'
 import { CPU_TARGETS, referenceResult } from './targets.ts'
 
 const MB = 1024 * 1024
@@ -110,6 +111,11 @@ export function formatReport(results: RunResults): string {
   out.push('')
   if (imp !== undefined) {
     out.push(`import: ${imp.items} items (${imp.records} records) in ${fixed(imp.seconds, 1)} s = ${fixed(imp.itemsPerSecond, 0)} items/s; then indexing + search snapshot ${fixed(imp.indexBuildSeconds, 1)} s${ip === undefined ? '' : ` (index build alone, in-process: ${fixed(ip.indexBuildSeconds, 1)} s)`}; import with indexing ${fixed(imp.itemsPerSecondWithIndex, 0)} items/s; database ${fixed(imp.dbBytes / MB, 1)} MB`)
+  }
+  const small = results.smallImports
+  if (small !== undefined) {
+    out.push(`small imports into ${small.items} items, each a fresh \`frontdesk import\` process: ${small.runs.map(formatSmallImport).join('; ')}`)
+    out.push(`start-up to a first correct search after small imports: ${formatStartUp(small.startUp.fresh)}; ${formatStartUp(small.startUp.behind)}`)
   }
   if (serve !== undefined) {
     const mb = (n: number | null | undefined) => (n == null ? 'n/a' : `${fixed(n / MB, 0)} MB`)

@@ -2,6 +2,7 @@ import type { FtsBuild } from './fts-reference.ts'
 import type { InProcessResults } from './in-process.ts'
 import type { LoadResult } from './load-job.ts'
 import type { SearchClass } from './search-classes.ts'
+import type { SmallImports } from './small-imports.ts'
 
 /** One HTTP scenario's outcome. */
 export interface ScenarioResult {
@@ -73,6 +74,8 @@ export interface RunResults {
     itemsPerSecondWithIndex: number
     dbBytes: number
   }
+  /** Small imports into a large tenant, each a fresh process (`bench/small-imports.ts`). */
+  smallImports?: SmallImports
   serve?: {
     listeningMs: number
     firstSearchMs: number

@@ -27,6 +27,7 @@ import { admin } from '@frontdesk/adapter-postgres/testing'
 import type { BenchPostgres } from './postgres-server.ts'
 import { startBenchPostgres } from './postgres-server.ts'
 import { databaseBytes, seed, TENANT } from './seed.ts'
+import { measureSmallImports } from './small-imports.ts'
 import { startServe } from './server-process.ts'
 import { checkTargets } from './targets.ts'
 import { WALKED_QUERIES } from './walks.ts'
@@ -343,6 +344,19 @@ async function bench(options: BenchOptions, results: RunResults, dir: string, db
     log('stopping frontdesk serve…')
     await stopChild(serve.child, 20_000)
     if (options.cpuProf) log(`CPU profile of the server in ${join(dir, 'profiles')}`)
+  }
+  if (options.smallImports) {
+    // Hint: last, since they change the tenant; on a tenant of their own with --import-items.
+    let on = { db: dbPath, searchDir, items: options.items, dataset: seeded.dataset }
+    if (options.importItems !== null && options.importItems !== options.items) {
+      const db = join(dir, 'imports.db')
+      log(`seeding ${options.importItems} items into ${db} for the small imports…`)
+      const other = await seed(db, options.importItems, log, join(dir, 'imports.search'))
+      await other.store.close()
+      on = { db, searchDir: join(dir, 'imports.search'), items: options.importItems, dataset: other.dataset }
+    }
+    log(`small imports into ${on.items} items, each a fresh frontdesk import process…`)
+    results.smallImports = measureSmallImports({ ...on, dir, rounds: 3, log })
   }
 }
 

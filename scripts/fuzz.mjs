@@ -25,6 +25,7 @@ const GROUPS = {
       ['packages/adapter-sqlite/src', '(list-page\\.sequences|sqlite-store)\\.test\\.ts$'],
       ['packages/adapter-postgres/src', 'postgres-store\\.test\\.ts$'],
       ['packages/http/test', '(product-differential|response-cache-etags|on-postgres)\\.test\\.ts$'],
+      ['packages/cli/src', 'import-sequences\\.test\\.ts$'],
     ],
   },
 }

@@ -262,10 +262,10 @@ test('a catch-up that fails (storage busy) is retried by the next search', async
   await seed(store, 't1', [news], [aContent('t1', 'c1', 'news', { title: 'Retry one' })])
   assert.is((await search.search('t1', query('retry'))).total, 1)
   await seed(other, 't1', [], [aContent('t1', 'c2', 'news', { title: 'Retry two' })])
-  const getContent = store.getContent.bind(store)
-  store.getContent = () => Promise.reject(new Error('busy'))
+  const getContents = store.getContents.bind(store)
+  store.getContents = () => Promise.reject(new Error('busy'))
   const failed = await search.search('t1', query('retry')).then(() => false, () => true)
-  store.getContent = getContent
+  store.getContents = getContents
   assert.ok(failed)
   assert.is((await search.search('t1', query('retry'))).total, 2)
 })
@@ -301,7 +301,7 @@ test('with a store that watches for changes, a search trusts its last position u
     },
     readSearchItems: (tenantId, range, limit) => store.readSearchItems(tenantId, range, limit),
     getCategory: (tenantId, id) => store.getCategory(tenantId, id),
-    getContent: (tenantId, id) => store.getContent(tenantId, id),
+    getContents: (tenantId, ids) => store.getContents(tenantId, ids),
     listCategories: (tenantId) => store.listCategories(tenantId),
     listContents: (tenantId, q) => store.listContents(tenantId, q),
     listTenants: () => store.listTenants(),
@@ -331,7 +331,7 @@ test('with a watch, a lost wake-up costs at most pollMs', async ({ store, other 
     watchChanges: () => () => undefined,
     readSearchItems: (tenantId, range, limit) => store.readSearchItems(tenantId, range, limit),
     getCategory: (tenantId, id) => store.getCategory(tenantId, id),
-    getContent: (tenantId, id) => store.getContent(tenantId, id),
+    getContents: (tenantId, ids) => store.getContents(tenantId, ids),
     listCategories: (tenantId) => store.listCategories(tenantId),
     listContents: (tenantId, q) => store.listContents(tenantId, q),
     listTenants: () => store.listTenants(),

@@ -14,8 +14,11 @@ import { TenantSearchIndex } from './tenant/tenant-index.ts'
  */
 export type SearchEngineStore = ChangeFeed &
   Pick<SearchSource, 'readSearchItems'> &
-  Pick<ContentReader, 'getCategory' | 'getContent' | 'listCategories' | 'listContents'> &
+  Pick<ContentReader, 'getCategory' | 'getContents' | 'listCategories' | 'listContents'> &
   Pick<TenantStore, 'listTenants'>
+
+/** `SearchEngineOptions.rebuildThreshold` when none is given. */
+export const DEFAULT_REBUILD_THRESHOLD = 2000
 
 /** Options of `createSearchEngine`. */
 export interface SearchEngineOptions {
@@ -66,6 +69,13 @@ export interface SearchBuildInfo {
   tenantId: string
   /** `snapshot`: restored from a snapshot, then caught up; `store`: every item read from the store. */
   source: 'snapshot' | 'store'
+  /**
+   * With `source: 'store'` and snapshots: why none was restored. `none`: there is none;
+   * `unusable`: written by another format or analyzer version, for another byte order, or
+   * damaged; `behind`: at a position the feed no longer reaches (another database, pruned) or
+   * more than `rebuildThreshold` changes behind.
+   */
+  snapshot?: 'none' | 'unusable' | 'behind'
   /** Items indexed (any status). */
   items: number
   ms: number
@@ -121,7 +131,7 @@ export class SearchEngine implements SearchPort {
   constructor(options: SearchEngineOptions) {
     this.#store = options.store
     this.#snapshots = options.snapshots ?? null
-    this.#rebuildThreshold = Math.max(0, Math.floor(options.rebuildThreshold ?? 2000))
+    this.#rebuildThreshold = Math.max(0, Math.floor(options.rebuildThreshold ?? DEFAULT_REBUILD_THRESHOLD))
     this.#pageSize = Math.max(1, Math.floor(options.pageSize ?? 500))
     this.#pollMs = Math.max(0, options.pollMs ?? 500)
     this.#memo = options.memo ?? memoByDefault()
@@ -276,36 +286,37 @@ export class SearchEngine implements SearchPort {
   async #build(tenantId: string, current: FeedPosition): Promise<TenantState> {
     const started = performance.now()
     const restored = await this.#restore(tenantId, current)
-    if (restored !== null) {
+    if (typeof restored !== 'string') {
       this.#onBuild?.({ tenantId, source: 'snapshot', items: restored.index.size, ms: performance.now() - started })
       return restored
     }
     const categories = await this.#store.listCategories(tenantId)
     // Hint: read after `current` was: the index reflects at least every change up to it (later ones are applied again: harmless).
     const index = await buildTenantIndex(this.#store, tenantId, categories, { pageSize: this.#pageSize, memo: this.#memo })
-    this.#onBuild?.({ tenantId, source: 'store', items: index.size, ms: performance.now() - started })
+    this.#onBuild?.({ tenantId, source: 'store', items: index.size, ms: performance.now() - started, ...(this.#snapshots === null ? {} : { snapshot: restored }) })
     const state: TenantState = { index, position: current, checked: current, unsaved: true, failedAt: null }
     await this.#save(tenantId, state)
     return state
   }
 
   /**
-   * The tenant's snapshot, caught up with the feed; `null` when there is none usable, or when
-   * it is so far behind (more than `rebuildThreshold` changes) that reading the store is faster
-   * than indexing the changed items one by one.
+   * The tenant's snapshot, caught up with the feed; else why not (see `SearchBuildInfo.snapshot`):
+   * none, none usable, or so far behind (more than `rebuildThreshold` changes) that reading
+   * the store is faster than indexing the changed items one by one.
    */
-  async #restore(tenantId: string, current: FeedPosition): Promise<TenantState | null> {
-    if (this.#snapshots === null) return null
+  async #restore(tenantId: string, current: FeedPosition): Promise<TenantState | 'none' | 'unusable' | 'behind'> {
+    if (this.#snapshots === null) return 'none'
     const bytes = await this.#snapshots.read(tenantId).catch(() => null)
-    const file = bytes === null ? null : decodeSnapshot(bytes)
-    if (file === null) return null
+    if (bytes === null) return 'none'
+    const file = decodeSnapshot(bytes)
+    if (file === null) return 'unusable'
     const batch = await this.#store.readChanges(file.position, this.#rebuildThreshold + 1, tenantId)
-    if (batch === null || batch.more) return null
+    if (batch === null || batch.more) return 'behind'
     let index: TenantSearchIndex
     try {
       index = new TenantSearchIndex(file.tenant.categories, file.tenant, { memo: this.#memo })
     } catch {
-      return null
+      return 'unusable'
     }
     if (batch.changes.length === 0) return { index, position: file.position, checked: current, unsaved: false, failedAt: null }
     await applyChanges(index, this.#store, tenantId, batch.changes, this.#pageSize)

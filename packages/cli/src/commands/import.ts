@@ -100,7 +100,7 @@ export async function importFile(session: Pick<Session, 'ctx' | 'searchDir'>, fi
   } finally {
     progress.done()
   }
-  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing)
+  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, catchUpLimitOf(env))
   else await indexing?.abandon()
   printSummary(env.stdout, options, summary)
   return summary
@@ -114,8 +114,22 @@ export async function importFile(session: Pick<Session, 'ctx' | 'searchDir'>, fi
 async function indexAlongside(ctx: Context, tenantCode: string, searchDir: string): Promise<ImportIndexing | null> {
   const tenant = await ctx.store.getTenantByCode(tenantCode)
   if (tenant === null) return null
+  // Hint: only a first import is indexed this way (the worker checks again inside the transaction); a later one starts no worker.
+  const any = await ctx.store.listContents(tenant.id, { visibility: { kind: 'all' }, sort: { key: 'id', direction: 'asc' }, limit: 1 })
+  if (any.length > 0) return null
   const { directorySnapshots, indexWhileImporting } = await import('@frontdesk/search')
   return indexWhileImporting({ tenantId: tenant.id, snapshots: directorySnapshots(searchDir) })
+}
+
+/**
+ * `FRONTDESK_SEARCH_CATCH_UP`: the most changes an import leaves the tenant's snapshot behind
+ * the change feed (see `saveSearchSnapshot`); only lower than the default takes effect, since
+ * a start replays at most that many. `undefined`: the default.
+ */
+function catchUpLimitOf(env: CliEnv): number | undefined {
+  const given = env.vars['FRONTDESK_SEARCH_CATCH_UP']
+  if (given === undefined || !/^\d+$/.test(given)) return undefined
+  return Number(given)
 }
 
 /** Whether the import changed anything the search index holds (inquiry categories are not searched). */
@@ -124,17 +138,19 @@ function changesSearch(summary: ImportSummary): boolean {
 }
 
 /**
- * Indexes the tenant's committed items and writes its search snapshot to `searchDir` (by
- * default `<db>.search/`), as `serve` would on its first start: the work moves from the
- * server's start-up to the import. Writes only after the commit, so a failed or dry-run import
- * never leaves a snapshot behind. With `indexing` (the items analysed on a worker thread while
- * the import wrote them, see `indexWhileImporting`), those are written; else, or when that did
- * not apply, it is built from the committed rows. The import has succeeded by then: a snapshot
- * that cannot be written (read-only directory, full disk) or an index that cannot be built is
- * a warning on stderr, and `serve` builds the index on its next start instead.
+ * Brings the tenant's search snapshot in `searchDir` (by default `<db>.search/`) to where the
+ * next `serve` start restores it instead of indexing every item. With `indexing` (a first
+ * import, its items analysed on a worker thread while it wrote them, see
+ * `indexWhileImporting`) that snapshot is written. Else the snapshot is left as it is when it
+ * is at most `catchUpLimit` changes behind the change feed (a start replays those), and
+ * written again only beyond (see `snapshotAfterImport` of `@frontdesk/search`): a small import
+ * costs what it changes, not what the tenant holds. Writes only after the commit, so a failed
+ * or dry-run import never leaves a snapshot behind. The import has succeeded by then: a
+ * snapshot that cannot be written (read-only directory, full disk) or an index that cannot be
+ * built is a warning on stderr, and `serve` builds the index on its next start instead.
  */
-export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searchDir: string, env: CliEnv, indexing: ImportIndexing | null = null): Promise<boolean> {
-  const { createSearchEngine, directorySnapshots } = await import('@frontdesk/search')
+export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searchDir: string, env: CliEnv, indexing: ImportIndexing | null = null, catchUpLimit?: number): Promise<boolean> {
+  const { directorySnapshots, snapshotAfterImport } = await import('@frontdesk/search')
   const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not saved (${why}); \`frontdesk serve\` will build the index on its next start\n`)
   // Hint: indexed while the import wrote; 'unused' (not applicable, or failed) falls back to the build below.
   const outcome = indexing === null ? 'unused' : await indexing.finish()
@@ -143,22 +159,20 @@ export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searc
     warn(`cannot write to ${searchDir}`)
     return false
   }
-  const search = createSearchEngine({ store: ctx.store, snapshots: directorySnapshots(searchDir), warmUp: false })
   // Hint: the only sign of life while a large tenant is indexed, on a terminal only (as the progress line).
   const tty = env.stderr.isTTY === true
   if (tty) env.stderr.write('indexing for search…')
   try {
     const tenant = await ctx.store.getTenantByCode(tenantCode)
     if (tenant === null) return false
-    const saved = await search.saveSnapshot(tenant.id)
-    if (!saved) warn(`cannot write to ${searchDir}`)
-    return saved
+    const saved = await snapshotAfterImport(ctx.store, directorySnapshots(searchDir), tenant.id, catchUpLimit === undefined ? {} : { catchUpLimit })
+    if (saved === 'unwritable') warn(`cannot write to ${searchDir}`)
+    return saved !== 'unwritable'
   } catch (error) {
     warn(error instanceof Error ? error.message : String(error))
     return false
   } finally {
     if (tty) env.stderr.write('\r\u001b[K')
-    await search.close().catch(() => undefined)
   }
 }
 

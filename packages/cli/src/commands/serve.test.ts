@@ -258,6 +258,25 @@ test('serve keeps the search snapshots in its search directory (built at start),
   assert.ok(readdirSync(expected).some((name) => name.endsWith('.index')), expected)
 })
 
+test('a start whose search snapshot is damaged or of another version builds the index from the database, says so in one line, and writes a new one', async () => {
+  const db = await database('site.db')
+  await seeded(db)
+  const searchDir = join(dir, 'snapshots')
+  const first = await serving(db, { behindProxy: true, searchDir })
+  await first.stop()
+  const [name] = readdirSync(searchDir).filter((file) => file.endsWith('.index'))
+  assert.ok(name !== undefined)
+  writeFileSync(join(searchDir, name), 'FDSX{"format":1')
+  const second = await serving(db, { behindProxy: true, searchDir })
+  await second.stop()
+  const said = second.env.stderr.text().split('\n').filter((line) => line.includes('search snapshot'))
+  assert.equal(said.length, 1, second.env.stderr.text())
+  assert.match(said[0] ?? '', /^frontdesk: the search snapshot of tenant \S+ was written by another version or is damaged: its index was built from the database instead \(0 items in \d+\.\d s\)$/)
+  const third = await serving(db, { behindProxy: true, searchDir })
+  await third.stop()
+  assert.not.match(third.env.stderr.text(), /search snapshot/)
+})
+
 test('a server told to only read the snapshots (the workers after the first) restores them and never writes one', async () => {
   const db = join(dir, 'site.db')
   await seeded(db)

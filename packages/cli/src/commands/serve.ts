@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { Frontdesk, SnapshotStore, Store } from '@frontdesk/core'
 import { UsageError } from '@frontdesk/core'
 import type { AccessLogger, FrontdeskMetrics, ServerTransport, TlsMaterialProblem } from '@frontdesk/http'
+import type { SearchBuildInfo } from '@frontdesk/search'
 import type { CliEnv } from '../env.ts'
 import { errorLine } from '../error-line.ts'
 import { writeAtomicLines } from '../io/atomic-lines.ts'
@@ -198,6 +199,8 @@ export async function startServer(
     saveSnapshots?: boolean
     /** Told when the shared rate-limit store fails (the process then limits alone for a second). */
     onRateLimitStoreError?: (error: unknown) => void
+    /** Told after each tenant's search index is restored or built (see `SearchEngineOptions.onBuild`). */
+    onSearchBuild?: (info: SearchBuildInfo) => void
     /**
      * Serve the connections the supervisor of `serve --workers` hands over instead of
      * listening (`port` is then the supervisor's); see `serveHandedConnections`.
@@ -214,7 +217,11 @@ export async function startServer(
   ])
   const store = await openStore(dbPath)
   const directory = directorySnapshots(options.searchDir ?? defaultSearchDir(dbPath))
-  const search = createSearchEngine({ store, snapshots: options.snapshots === 'read' ? readOnlySnapshots(directory) : directory })
+  const search = createSearchEngine({
+    store,
+    snapshots: options.snapshots === 'read' ? readOnlySnapshots(directory) : directory,
+    ...(options.onSearchBuild === undefined ? {} : { onBuild: options.onSearchBuild }),
+  })
   try {
     const metrics = options.metrics
     const frontdesk = createFrontdesk({
@@ -272,9 +279,23 @@ export async function startServer(
   }
 }
 
+/**
+ * The line a start prints when a tenant's search snapshot could not be used (written by
+ * another version, damaged, or too far behind: an import or a server interrupted before it
+ * wrote one) and the index was built from the database instead — the recovery, said once.
+ */
+function snapshotRecovery(env: CliEnv): (info: SearchBuildInfo) => void {
+  return (info) => {
+    if (info.source !== 'store' || (info.snapshot !== 'unusable' && info.snapshot !== 'behind')) return
+    const why = info.snapshot === 'unusable' ? 'was written by another version or is damaged' : 'is too far behind the database'
+    env.stderr.write(`frontdesk: the search snapshot of tenant ${info.tenantId} ${why}: its index was built from the database instead (${info.items} items in ${(info.ms / 1000).toFixed(1)} s)\n`)
+  }
+}
+
 /** `snapshots` restored from but never written (`write` answers "could not"). */
 export function readOnlySnapshots(snapshots: SnapshotStore): SnapshotStore {
-  return { read: (name) => snapshots.read(name), write: async () => false }
+  const readStart = snapshots.readStart?.bind(snapshots)
+  return { read: (name) => snapshots.read(name), ...(readStart === undefined ? {} : { readStart }), write: async () => false }
 }
 
 /** Listens on `host`, at `port` or one of the `fallbacks` ports after it; a failure is a `UsageError` that says why. */
@@ -419,6 +440,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       ...(options.sendTimeout === undefined ? {} : { sendTimeoutMs: Math.round(options.sendTimeout * 1_000) }),
       onRateLimitStoreError: rateLimitTrouble(env),
       ...(metrics === undefined ? {} : { metrics }),
+      ...(slot === null || slot === 1 ? { onSearchBuild: snapshotRecovery(env) } : {}),
       // Hint: one snapshot writer per machine: worker 1, which also brings them up to date before the others start.
       ...(slot === null ? {} : slot === 1 ? { snapshots: 'write', saveSnapshots: true } : { snapshots: 'read' }),
     })

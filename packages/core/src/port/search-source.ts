@@ -34,6 +34,12 @@ export interface SearchSource {
 export interface SnapshotStore {
   /** The snapshot saved under `name`, or `null`. */
   read(name: string): Promise<Uint8Array | null>
+  /**
+   * Optional: the first `length` bytes (or fewer, when it is shorter) of the snapshot saved
+   * under `name`, or `null`: what an import reads to learn how far behind the change feed a
+   * snapshot is, without reading all of it. Without it, `read` is used.
+   */
+  readStart?(name: string, length: number): Promise<Uint8Array | null>
   /** Saves `chunks` (concatenated) under `name`, all or nothing; `false` when it could not (read-only, full disk). */
   write(name: string, chunks: readonly Uint8Array[]): Promise<boolean>
   /**

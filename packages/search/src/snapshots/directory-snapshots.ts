@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SnapshotStore } from '@frontdesk/core'
 
@@ -11,8 +11,10 @@ const SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/
  * every item's terms and filter data, drafts included, so they are as private as the
  * database: the directory is created 0700, the files 0600. A file is written under a
  * temporary name and renamed into place, so a reader never sees half of one; `stagingFile`
- * hands such a temporary file to an import's indexing worker. A name that is not a plain file
- * name (letters, digits, `_`, `-`) is never read nor written.
+ * hands such a temporary file to an import's indexing worker. A temporary file left by a
+ * process killed while writing (its name holds the process id) is removed by the next write
+ * of that name. A name that is not a plain file name (letters, digits, `_`, `-`) is never read
+ * nor written.
  */
 export function directorySnapshots(dir: string): SnapshotStore {
   const fileOf = (name: string) => join(dir, `${name}.index`)
@@ -26,6 +28,21 @@ export function directorySnapshots(dir: string): SnapshotStore {
         return null
       }
     },
+    async readStart(name, length) {
+      if (!SAFE_NAME.test(name)) return null
+      try {
+        const file = await open(fileOf(name), 'r')
+        try {
+          const bytes = new Uint8Array(length)
+          const { bytesRead } = await file.read(bytes, 0, length, 0)
+          return bytes.subarray(0, bytesRead)
+        } finally {
+          await file.close()
+        }
+      } catch {
+        return null
+      }
+    },
     async write(name, chunks) {
       if (!SAFE_NAME.test(name)) return false
       const target = fileOf(name)
@@ -34,11 +51,16 @@ export function directorySnapshots(dir: string): SnapshotStore {
         await mkdir(dir, { recursive: true, mode: 0o700 })
         const file = await open(temporary, 'w', 0o600)
         try {
-          await file.writev(chunks.slice())
+          // Hint: libuv ends a writev early when a batch of 1,024 buffers is all empty; a short file is never renamed into place.
+          const pieces = chunks.filter((chunk) => chunk.length > 0)
+          const { bytesWritten } = await file.writev(pieces)
+          const expected = pieces.reduce((sum, chunk) => sum + chunk.length, 0)
+          if (bytesWritten !== expected) throw new Error(`wrote ${bytesWritten} of ${expected} bytes`)
         } finally {
           await file.close()
         }
         await rename(temporary, target)
+        await sweep(dir, name)
         return true
       } catch {
         // Hint: best effort; a leftover temporary file is never read as a snapshot.
@@ -60,6 +82,7 @@ export function directorySnapshots(dir: string): SnapshotStore {
         publish: async () => {
           try {
             await rename(path, fileOf(name))
+            await sweep(dir, name)
             return true
           } catch {
             await discard()
@@ -69,5 +92,28 @@ export function directorySnapshots(dir: string): SnapshotStore {
         discard,
       }
     },
+  }
+}
+
+/** Removes the temporary files of `name` left by processes that no longer run (killed while writing); best effort. */
+async function sweep(dir: string, name: string): Promise<void> {
+  const pattern = new RegExp(`^${name}\\.index\\.(\\d+)\\.[0-9a-f]{8}\\.tmp$`)
+  try {
+    for (const file of await readdir(dir)) {
+      const pid = Number(pattern.exec(file)?.[1] ?? Number.NaN)
+      if (Number.isInteger(pid) && pid !== process.pid && !running(pid)) await rm(join(dir, file), { force: true })
+    }
+  } catch {
+    // Hint: a leftover is never read as a snapshot; it only takes room.
+  }
+}
+
+/** Whether a process with this id runs (one of another user counts). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM'
   }
 }

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { SearchQuery } from '@frontdesk/core'
+import type { SearchQuery, SnapshotStore } from '@frontdesk/core'
 import { parseQueryTerms } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
 import { suite } from 'uvu'
@@ -11,6 +12,8 @@ import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SearchBuildInfo, SearchEngineOptions } from '../search-engine.ts'
 import { createSearchEngine } from '../search-engine.ts'
 import { directorySnapshots } from './directory-snapshots.ts'
+import { snapshotAfterImport } from './after-import.ts'
+import { snapshotBacklog } from './snapshot-backlog.ts'
 
 interface World {
   dir: string
@@ -185,6 +188,22 @@ test('snapshots are written once per change, private to their owner, and none wi
   assert.not.ok(existsSync(ctx.snapshots))
 })
 
+test('a snapshot written in many pieces, long runs of empty ones among them, is written whole', async (ctx) => {
+  const snapshots = directorySnapshots(ctx.snapshots)
+  const pieces = [new Uint8Array([1]), ...Array.from({ length: 3000 }, () => new Uint8Array(0)), new Uint8Array([2, 3]), ...Array.from({ length: 1500 }, (_, i) => new Uint8Array(i % 700 === 0 ? [4] : []))]
+  assert.is(await snapshots.write('t1', pieces), true)
+  assert.equal(Array.from((await snapshots.read('t1')) ?? []), [1, 2, 3, 4, 4, 4])
+})
+
+test('a write removes the temporary files of its name left by processes that no longer run, and only those', async (ctx) => {
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid ?? 0
+  mkdirSync(ctx.snapshots, { recursive: true })
+  const left = [`t1.index.${dead}.0badc0de.tmp`, `t1.index.${process.pid}.0badc0de.tmp`, `t2.index.${dead}.0badc0de.tmp`, `t1.index.${dead}.notours.tmp`]
+  for (const name of left) writeFileSync(join(ctx.snapshots, name), 'half a snapshot')
+  assert.is(await directorySnapshots(ctx.snapshots).write('t1', [new Uint8Array([1])]), true)
+  assert.equal(readdirSync(ctx.snapshots).sort(), ['t1.index', ...left.slice(1)].sort())
+})
+
 test('a snapshot store never reads nor writes a name that is no plain file name', async (ctx) => {
   const snapshots = directorySnapshots(ctx.snapshots)
   for (const name of ['../escape', 'a/b', '', '.', 'x'.repeat(65)]) {
@@ -204,6 +223,80 @@ test('closing after the store was closed still succeeds; an unchanged index is n
   await store.close()
   await search.close()
   assert.equal(readdirSync(ctx.dir).includes('db.search'), false)
+})
+
+/** The directory's snapshots, counting whole reads and writes. */
+function counted(dir: string): SnapshotStore & { reads: number; writes: number } {
+  const inner = directorySnapshots(dir)
+  const store = {
+    reads: 0,
+    writes: 0,
+    read: (name: string) => {
+      store.reads++
+      return inner.read(name)
+    },
+    readStart: (name: string, length: number) => inner.readStart?.(name, length) ?? Promise.resolve(null),
+    write: (name: string, chunks: readonly Uint8Array[]) => {
+      store.writes++
+      return inner.write(name, chunks)
+    },
+  }
+  return store
+}
+
+test('after an import, a snapshot a few changes behind is left as it is (only its lead is read); beyond the limit it is written again', async (ctx) => {
+  const first = open(ctx)
+  await first.saveSnapshot('t1')
+  await first.close()
+  const snapshots = counted(ctx.snapshots)
+  assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 0 })
+  const edit = (n: number) => ctx.store.transaction(async (tx) => {
+    await tx.putContent(aContent('t1', `c${n}`, 'news', { title: `Lighthouse lens ${n}` }))
+  })
+  for (let n = 3; n <= 5; n++) {
+    await edit(n)
+    assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'behind')
+  }
+  assert.equal([snapshots.reads, snapshots.writes], [0, 0], 'a snapshot at most 3 changes behind is neither read whole nor written')
+  assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 3 })
+  await edit(6)
+  assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 4 }, 'counted up to the limit + 1')
+  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'saved')
+  assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 6, changes: 0 })
+  // A start restores either: caught up from the feed, or as written.
+  await edit(7)
+  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'behind')
+  const server = open(ctx)
+  assert.equal(await ids(server, 'lens'), ['c3', 'c4', 'c5', 'c6', 'c7'])
+  assert.equal(ctx.builds.map((b) => b.source), ['store', 'snapshot'])
+  await server.close()
+})
+
+test('a snapshot of another format, analyzer version or layout is never trusted: an import writes it again, a start builds from the store', async (ctx) => {
+  const first = open(ctx)
+  await first.saveSnapshot('t1')
+  await first.close()
+  const file = join(ctx.snapshots, 't1.index')
+  const good = readFileSync(file)
+  const lead = good.subarray(0, 200).toString('latin1')
+  for (const [from, to] of [['"format":', '"format":9'], ['"analyzer":', '"analyzer":9'], ['FDSL', 'FDSX']] as const) {
+    const at = lead.indexOf(from)
+    assert.ok(at >= 0, from)
+    const bad = Buffer.from(good)
+    bad.write(to, at, 'latin1')
+    writeFileSync(file, bad)
+    assert.is(await snapshotBacklog(ctx.store, directorySnapshots(ctx.snapshots), 't1', 100), null, to)
+    await ctx.store.transaction(async (tx) => {
+      await tx.putContent(aContent('t1', 'c9', 'news', { title: `Lighthouse ${to}` }))
+    })
+    const server = open(ctx, ctx.store, { snapshots: { read: (name) => directorySnapshots(ctx.snapshots).read(name), write: async () => false } })
+    assert.equal(await ids(server, 'lighthouse'), ['c1', 'c2', 'c9'])
+    assert.is(ctx.builds.at(-1)?.source, 'store', to)
+    await server.close()
+    assert.is(await snapshotAfterImport(ctx.store, directorySnapshots(ctx.snapshots), 't1', { catchUpLimit: 100 }), 'saved', to)
+    assert.equal(await snapshotBacklog(ctx.store, directorySnapshots(ctx.snapshots), 't1', 100), { items: 3, changes: 0 })
+    writeFileSync(file, good)
+  }
 })
 
 test.run()

@@ -11,7 +11,7 @@ import type { TenantSearchIndex } from './tenant-index.ts'
  */
 export async function applyChanges(
   index: TenantSearchIndex,
-  store: Pick<ContentReader, 'getCategory' | 'getContent' | 'listContents'>,
+  store: Pick<ContentReader, 'getCategory' | 'getContents' | 'listContents'>,
   tenantId: string,
   changes: readonly EntityChange[],
   pageSize: number,
@@ -50,9 +50,15 @@ export async function applyChanges(
       after = { value: last.id, id: last.id }
     }
   }
-  for (const id of contentIds) {
-    const record = await store.getContent(tenantId, id)
-    if (record === null) index.remove(id)
-    else index.upsert(record)
+  // Hint: read a page at a time: a start replaying thousands of changes spent most of its time on one read per item.
+  const ids = [...contentIds]
+  for (let from = 0; from < ids.length; from += pageSize) {
+    const page = ids.slice(from, from + pageSize)
+    const records = await store.getContents(tenantId, page)
+    page.forEach((id, i) => {
+      const record = records[i] ?? null
+      if (record === null) index.remove(id)
+      else index.upsert(record)
+    })
   }
 }

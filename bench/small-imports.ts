@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { DEFAULT_REBUILD_THRESHOLD } from '@frontdesk/search'
+import type { Dataset } from './dataset.ts'
+import { TENANT } from './seed.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const GNU_TIME = '/usr/bin/time'
+
+/** One kind of small import, run several times, each a fresh `frontdesk import` process. */
+export interface SmallImportRun {
+  label: string
+  /** Wall time of each run. */
+  seconds: number[]
+  /** The peak RSS of each run (GNU time's maximum resident set size); `null` without GNU time. */
+  peakRssBytes: (number | null)[]
+}
+
+/** What `measureSmallImports` measured. */
+export interface SmallImports {
+  /** Items in the tenant before the imports. */
+  items: number
+  runs: SmallImportRun[]
+  /** A fresh process's first correct search: right after a snapshot was written, and with the snapshot the most changes behind an import leaves it. */
+  startUp: { fresh: StartUp; behind: StartUp }
+}
+
+/** A start's time to its first correct search, from a fresh process's start (`micro/first-search.child.ts`, TypeScript loaded by tsx). */
+export interface StartUp {
+  seconds: number
+  /** How the index was made: `snapshot` or `store`, and the items. */
+  source: string
+  /** Changes of the feed the start replayed after the snapshot. */
+  behind: number
+}
+
+/**
+ * Small imports into the bench's seeded tenant, as a CMS syncing its edits sends them, each a
+ * fresh `frontdesk import` (or `content delete`) process of the built CLI on the database `db`
+ * with its snapshots in `searchDir`: one edited, one created and one deleted item, 1,000 edited
+ * items, then the one-item file again (unchanged: the floor of a process that imports
+ * nothing). Then a start's first search, once right after the snapshot was written and once
+ * with the snapshot as far behind as imports leave it (`DEFAULT_REBUILD_THRESHOLD` changes).
+ * Changes the tenant: run it last.
+ */
+export function measureSmallImports(options: { db: string; searchDir: string; dir: string; dataset: Dataset; items: number; rounds: number; log: (line: string) => void }): SmallImports {
+  const { db, searchDir, dir, dataset, rounds, log } = options
+  const contents = [...dataset.records()].map((item) => item.record as Record<string, unknown>).filter((record) => record['kind'] === 'content')
+  let edits = 0
+  const edited = (record: Record<string, unknown> | undefined) => ({ ...record, title: `${String(record?.['title'])} revised ${++edits}` })
+  const file = (name: string, records: Record<string, unknown>[]) => {
+    const path = join(dir, name)
+    writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''))
+    return path
+  }
+  const cli = (args: string[]) => timed(db, searchDir, dir, args)
+  const runs: SmallImportRun[] = []
+  const measure = (label: string, make: (round: number) => string[]) => {
+    const each = Array.from({ length: rounds }, (_, round) => cli(make(round)))
+    const run: SmallImportRun = { label, seconds: each.map((r) => r.seconds), peakRssBytes: each.map((r) => r.peakRssBytes) }
+    runs.push(run)
+    log(`  ${formatSmallImport(run)}`)
+  }
+  const importing = (path: string) => ['import', path, '--tenant', TENANT, '--json']
+  const startUp = (): StartUp => {
+    const out = execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(ROOT, 'bench/micro/first-search.child.ts'), db, searchDir, TENANT], { encoding: 'utf8', cwd: ROOT })
+    const answer = JSON.parse(out) as { source: string; behind: number; ms: number }
+    return { seconds: answer.ms / 1000, source: answer.source, behind: answer.behind }
+  }
+  // Hint: written now, so that every run starts from an up-to-date snapshot (serve saves it on stop, but not a PostgreSQL bench's restart).
+  cli(importing(file('compact.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD + 1).map(edited))))
+  measure('1 edited item', (round) => importing(file(`edit-${round}.ndjson`, [edited(contents[5])])))
+  measure('1 created item', (round) => importing(file(`new-${round}.ndjson`, [{ ...contents[6], id: undefined, slug: `bench-new-${round}`, title: `A new item ${round}` }])))
+  measure('1 deleted item', (round) => ['content', 'delete', String(contents[100 + round]?.['id']), '--tenant', TENANT])
+  measure('1,000 edited items', (round) => importing(file(`thousand-${round}.ndjson`, contents.slice(1000 * (round + 1), 1000 * (round + 2)).map(edited))))
+  measure('1 item unchanged', () => importing(join(dir, `edit-${rounds - 1}.ndjson`)))
+  cli(importing(file('compact.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD + 1).map(edited))))
+  const fresh = startUp()
+  cli(importing(file('behind.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD).map(edited))))
+  const behind = startUp()
+  log(`  start-up to a first search: ${formatStartUp(fresh)}; ${formatStartUp(behind)}`)
+  return { items: options.items, runs, startUp: { fresh, behind } }
+}
+
+/** One line of a small import's figures. */
+export function formatSmallImport(run: SmallImportRun): string {
+  return `${run.label}: ${run.seconds.map((s) => s.toFixed(2)).join(' / ')} s, peak RSS ${run.peakRssBytes.map((n) => (n === null ? 'n/a' : (n / 1048576).toFixed(0))).join(' / ')} MB`
+}
+
+/** A start's figures. */
+export function formatStartUp(start: StartUp): string {
+  return `${start.seconds.toFixed(2)} s (${start.source}, ${start.behind} changes replayed)`
+}
+
+/** One `frontdesk` command in a fresh process of the built CLI: its wall time and peak RSS (under GNU time when there is one). */
+function timed(db: string, searchDir: string, dir: string, args: string[]): { seconds: number; peakRssBytes: number | null } {
+  const command = [join(ROOT, 'packages/cli/bin/frontdesk.js'), '--db', db, '--search-dir', searchDir, ...args]
+  const stats = join(dir, 'time.txt')
+  const gnu = existsSync(GNU_TIME)
+  const started = performance.now()
+  execFileSync(gnu ? GNU_TIME : process.execPath, gnu ? ['-o', stats, '-f', '%M', process.execPath, ...command] : command, { stdio: ['ignore', 'ignore', 'inherit'] })
+  const seconds = (performance.now() - started) / 1000
+  const kb = gnu ? Number(readFileSync(stats, 'utf8').trim().split('\n').at(-1)) : Number.NaN
+  return { seconds, peakRssBytes: Number.isFinite(kb) ? kb * 1024 : null }
+}

@@ -1,0 +1,131 @@
+// `frontdesk import` killed with SIGKILL at any moment (the binary in a child process, rebuilt
+// here first): the database holds the whole import or none of it, the snapshot the next start
+// reads is the previous one or one of the import's, never a part of one, the start answers as
+// an index built from the database, and the next write of the snapshot removes what the killed
+// process left in the snapshot directory.
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { SearchBuildInfo } from '@frontdesk/search'
+import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
+import { parseQueryTerms } from '@frontdesk/core'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+const bin = join(root, 'packages/cli/bin/frontdesk.js')
+const ITEMS = 600
+const WORDS = ['lighthouse', 'harbour', 'keeper', 'lamp', 'museum', 'ship', 'anchor', 'tide']
+
+const test = suite<{ dir: string; db: string; searchDir: string }>('frontdesk import killed at any moment', { dir: '', db: '', searchDir: '' })
+test.before(() => {
+  // Hint: always rebuilt, so that the binary matches the source this test opens the database with.
+  const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 60_000 })
+  assert.is(built.status, 0, built.stderr)
+})
+test.before.each((context) => {
+  context.dir = mkdtempSync(join(tmpdir(), 'frontdesk-import-killed-'))
+  context.db = join(context.dir, 'frontdesk.db')
+  context.searchDir = join(context.dir, 'search')
+})
+test.after.each((context) => {
+  rmSync(context.dir, { recursive: true, force: true })
+})
+
+/** Every item in its version `version` (the title says which). */
+function items(dir: string, version: number): string {
+  const path = join(dir, `v${version}.ndjson`)
+  const lines = [JSON.stringify({ kind: 'category', code: 'news', name: 'News' })]
+  for (let i = 0; i < ITEMS; i++) {
+    const words = [0, 1, 2].map((k) => WORDS[(i * 3 + k * 5 + version) % WORDS.length]).join(' ')
+    lines.push(JSON.stringify({ kind: 'content', slug: `item-${i}`, title: `v${version} ${words}`, body: `<p>${words} ${i}</p>`, category_code: 'news', status: 'published', published_at: '2025-01-01T00:00:00Z' }))
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`)
+  return path
+}
+
+/** Runs the binary; with `killAfterMs`, SIGKILLs it then (when still running). Resolves with its exit code (null when killed). */
+function frontdesk(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    const timer = killAfterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+    const limit = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (timer !== null) clearTimeout(timer)
+      clearTimeout(limit)
+      resolve({ code, stderr })
+    })
+  })
+}
+
+/** The versions the database holds (one when an import applied wholly or not at all). */
+async function versionsIn(db: string): Promise<Set<string>> {
+  const store = openSqliteStore({ path: db })
+  try {
+    const tenant = await store.getTenantByCode('acme')
+    const all = await store.listContents(tenant?.id ?? '', { visibility: { kind: 'all' }, sort: { key: 'id', direction: 'asc' }, limit: ITEMS + 1 })
+    assert.is(all.length, ITEMS)
+    return new Set(all.map((item) => item.title.split(' ')[0] ?? ''))
+  }
+  finally {
+    await store.close()
+  }
+}
+
+/** What a start restoring the snapshots answers, against an index built from the database; and how it made its index. */
+async function startAndCompare(db: string, searchDir: string): Promise<SearchBuildInfo | undefined> {
+  const store = openSqliteStore({ path: db })
+  const builds: SearchBuildInfo[] = []
+  const snapshots = directorySnapshots(searchDir)
+  const server = createSearchEngine({ store, warmUp: false, snapshots: { read: (name) => snapshots.read(name), write: async () => false }, onBuild: (info) => builds.push(info) })
+  const reference = createSearchEngine({ store, warmUp: false, snapshots: null })
+  try {
+    const tenantId = (await store.getTenantByCode('acme'))?.id ?? ''
+    for (const text of [...WORDS, 'v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'lamp anchor']) {
+      const query = { terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'published_at' as const, direction: 'desc' as const }, from: 0, size: 50 }
+      const [got, expected] = [await server.search(tenantId, query), await reference.search(tenantId, query)]
+      assert.equal({ total: got.total, ids: got.hits.map((hit) => hit.id) }, { total: expected.total, ids: expected.hits.map((hit) => hit.id) }, text)
+    }
+    return builds[0]
+  } finally {
+    await server.close()
+    await reference.close()
+    await store.close()
+  }
+}
+
+test('kill -9 during an import: all or nothing in the database, a whole snapshot or the previous one, leftovers removed by the next write', async ({ dir, db, searchDir }) => {
+  const args = ['--db', db, '--search-dir', searchDir]
+  assert.is((await frontdesk([...args, 'tenant', 'create', 'acme'], {})).code, 0)
+  const first = await frontdesk([...args, 'import', items(dir, 0), '--tenant', 'acme'], {})
+  assert.is(first.code, 0, first.stderr)
+  // Hint: an import that rewrites the snapshot every time (the window a kill must not break), and one that leaves it.
+  const rewrite = { FRONTDESK_SEARCH_CATCH_UP: '0' }
+  const timings = [60, 300, 550, 800, 1100]
+  let killed = 0
+  for (const [k, ms] of timings.entries()) {
+    const version = k + 1
+    const result = await frontdesk([...args, 'import', items(dir, version), '--tenant', 'acme'], k % 2 === 0 ? rewrite : {}, ms)
+    if (result.code === null) killed++
+    else assert.is(result.code, 0, result.stderr)
+    const versions = await versionsIn(db)
+    assert.is(versions.size, 1, `killed after ${ms} ms: ${[...versions].join(', ')}`)
+    const build = await startAndCompare(db, searchDir)
+    assert.is(build?.source, 'snapshot', `killed after ${ms} ms: the snapshot left is usable`)
+  }
+  assert.ok(killed > 0, 'some imports were killed before they ended')
+  const last = await frontdesk([...args, 'import', items(dir, 9), '--tenant', 'acme'], rewrite)
+  assert.is(last.code, 0, last.stderr)
+  assert.equal(readdirSync(searchDir), [readdirSync(searchDir).find((name) => name.endsWith('.index'))], 'only the snapshot is left')
+  assert.equal([...(await versionsIn(db))], ['v9'])
+})
+
+test.run()
