@@ -1,5 +1,6 @@
-import type { InquiryRecord, InquiryStatus, StoredResponse } from '@frontdesk/core'
+import type { InquiryRecord, InquiryStatus, OutboxEvent, StoredResponse } from '@frontdesk/core'
 import type { Sql } from '../connection/sql.ts'
+import { eventColumns } from './events.ts'
 
 /** The `inquiries` columns, in the order of `inquiryValues`. */
 export const INQUIRY_COLUMNS = [
@@ -21,12 +22,16 @@ export function inquiryValues(r: InquiryRecord): (string | number | null)[] {
 export interface InquiryWrite {
   record: InquiryRecord
   idempotency?: { key: string; response: StoredResponse } | undefined
+  /** Its events (`inquiry.created`), written with it. */
+  events?: readonly OutboxEvent[] | undefined
 }
 
 const TYPES = INQUIRY_COLUMNS.map((column) => (column === 'priority' ? 'integer[]' : 'text[]'))
 const N = INQUIRY_COLUMNS.length
 // Hint: one statement, so it commits atomically by itself (no BEGIN/COMMIT round trips): the
-// inquiries, then the keys of those inserted completed with their responses.
+// inquiries, then the keys of those inserted completed with their responses, and the events of
+// those inserted, numbered from event_state (whose row lock, taken only when there are events,
+// orders the numbers by commit: see records/events.ts).
 const INSERT_MANY = `WITH ins AS (
     INSERT INTO inquiries (${COLUMNS}) SELECT * FROM unnest(${TYPES.map((type, i) => `$${i + 1}::${type}`).join(', ')})
     ON CONFLICT (tenant_id, id) DO NOTHING RETURNING tenant_id, id
@@ -34,6 +39,14 @@ const INSERT_MANY = `WITH ins AS (
     UPDATE idempotency_keys k SET state = 'completed', response_status = v.status, response_body = v.body
       FROM unnest($${N + 1}::text[], $${N + 2}::text[], $${N + 3}::text[], $${N + 4}::integer[], $${N + 5}::text[]) AS v(tenant_id, inquiry_id, key, status, body)
      WHERE k.tenant_id = v.tenant_id AND k.key = v.key AND EXISTS (SELECT 1 FROM ins WHERE ins.tenant_id = v.tenant_id AND ins.id = v.inquiry_id)
+  ), st AS (
+    UPDATE event_state SET last_seq = last_seq + $${N + 6} WHERE $${N + 6}::bigint > 0 RETURNING last_seq
+  ), ev AS (
+    INSERT INTO events (seq, tenant_id, id, type, created_at, data)
+    SELECT st.last_seq - $${N + 6} + e.n, e.tenant_id, e.id, e.type, e.created_at, e.data
+      FROM st, unnest($${N + 7}::text[], $${N + 8}::text[], $${N + 9}::text[], $${N + 10}::text[], $${N + 11}::text[], $${N + 12}::text[])
+           WITH ORDINALITY AS e(inquiry_id, tenant_id, id, type, created_at, data, n)
+     WHERE EXISTS (SELECT 1 FROM ins WHERE ins.tenant_id = e.tenant_id AND ins.id = e.inquiry_id)
   )
   SELECT tenant_id, id FROM ins`
 
@@ -50,7 +63,9 @@ export async function insertInquiries(sql: Sql, writes: readonly InquiryWrite[])
     const values = [record.tenant_id, record.id, idempotency.key, idempotency.response.status, JSON.stringify(idempotency.response.body)]
     values.forEach((value, i) => keys[i]?.push(value))
   }
-  const rows = await sql.rows<{ tenant_id: string; id: string }>(INSERT_MANY, [...columns, ...keys])
+  const events = writes.flatMap(({ record, events }) => (events ?? []).map((event) => ({ inquiryId: record.id, event })))
+  const eventValues = [events.map((e) => e.inquiryId), ...eventColumns(events.map((e) => e.event))]
+  const rows = await sql.rows<{ tenant_id: string; id: string }>(INSERT_MANY, [...columns, ...keys, events.length, ...eventValues])
   return new Set(rows.map((row) => `${row.tenant_id}\u0000${row.id}`))
 }
 

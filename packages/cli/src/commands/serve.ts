@@ -18,6 +18,7 @@ import { tellSupervisor, workerPortOf, workerSlotOf } from '../serve/worker-mess
 import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
 import { publicAddressesOf } from '../net/private-address.ts'
 import { parseRateLimit } from './key.ts'
+import type { EventOptions } from '../webhooks/start-events.ts'
 
 /** Options of `frontdesk serve`. */
 export interface ServeOptions {
@@ -63,6 +64,10 @@ export interface ServeOptions {
    * between collections: most of a busy server's memory is then garbage waiting.
    */
   gcHeadroom?: number
+  /** Announce scheduled publications and deliver webhooks in this process. Default true (`--no-webhooks` turns it off). */
+  webhooks?: boolean
+  /** Let webhooks reach loopback, private and link-local addresses. Default false. */
+  allowPrivateWebhookTargets?: boolean
 }
 
 /**
@@ -174,6 +179,8 @@ export async function startServer(
      * listening (`port` is then the supervisor's); see `serveHandedConnections`.
      */
     handedConnections?: boolean
+    /** Announce scheduled publications and deliver webhooks (see `startEvents`); absent: neither. */
+    events?: EventOptions
   },
 ): Promise<RunningServer> {
   const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer }] = await Promise.all([
@@ -185,9 +192,12 @@ export async function startServer(
   const directory = directorySnapshots(options.searchDir ?? defaultSearchDir(dbPath))
   const search = createSearchEngine({ store, snapshots: options.snapshots === 'read' ? readOnlySnapshots(directory) : directory })
   try {
+    let events: { stop: () => Promise<void>; poke: () => void } | null = null
     const frontdesk = createFrontdesk({
       store,
       search,
+      // Hint: an inquiry committed here is delivered at once, not at the next poll.
+      hooks: { onInquiryCreated: () => events?.poke() },
       ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
       ...(options.onRateLimitStoreError === undefined ? {} : { onRateLimitStoreError: options.onRateLimitStoreError }),
     })
@@ -211,6 +221,7 @@ export async function startServer(
     const handed = options.handedConnections === true ? serveHandedConnections(server) : null
     const port = handed !== null ? (options.port ?? DEFAULT_PORT) : await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
     const scheme = 'tls' in transport ? 'https' : 'http'
+    events = options.events === undefined ? null : (await import('../webhooks/start-events.ts')).startEvents(frontdesk.context, dbPath, options.events)
     return {
       url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`,
       port,
@@ -219,6 +230,7 @@ export async function startServer(
       async stop(drainMs = DRAIN_MS) {
         if (saving !== null) clearInterval(saving)
         await (handed !== null ? handed.drain(drainMs) : drain(server, drainMs))
+        await events?.stop()
         // Hint: rate-limit tokens this process leased and did not use go back before the store closes.
         await frontdesk.close()
         await search?.close()
@@ -355,6 +367,16 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       onRateLimitStoreError: rateLimitTrouble(env),
       // Hint: one snapshot writer per machine: worker 1, which also brings them up to date before the others start.
       ...(slot === null ? {} : slot === 1 ? { snapshots: 'write', saveSnapshots: true } : { snapshots: 'read' }),
+      ...(options.webhooks === false
+        ? {}
+        : {
+            events: {
+              allowPrivate: options.allowPrivateWebhookTargets === true,
+              vars: env.vars,
+              onLine: (line: string) => log.push(line),
+              onTrouble: (message: string) => env.stderr.write(`${message}\n`),
+            },
+          }),
     })
   } catch (error) {
     if (slot === null) throw error
@@ -432,6 +454,8 @@ export function register(program: Command, env: CliEnv): void {
       new Option('--max-connections-per-address <n>', 'connections held at once from one client address (IPv6: per /64; trusted proxies exempt) (default: 64, 0 = no limit)').argParser(parseCount),
     )
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
+    .option('--no-webhooks', 'neither announce scheduled publications nor deliver webhooks in this process (other processes on the database still do)')
+    .option('--allow-private-webhook-targets', 'let webhooks reach loopback, private and link-local addresses (refused by default)')
     .addOption(new Option('--workers <n>', 'server processes sharing the port: a number, or auto for one per core (default: 1)').argParser(parseWorkers))
     .addOption(
       new Option('--gc-headroom <percent>', `how far the JS heap may grow past its live data before a full garbage collection: less memory for more CPU (default: ${DEFAULT_GC_HEADROOM}; 0 = V8's own heuristic)`).argParser(parseGcHeadroom),

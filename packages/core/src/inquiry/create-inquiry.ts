@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts'
 import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { IdempotencyError, ValidationError } from '../errors/frontdesk-error.ts'
 import type { InquiryCategoryRecord, InquiryRecord } from '../model/inquiry.ts'
+import { inquiryCreatedEvent } from '../events/inquiry-event.ts'
 import { newId } from '../util/ids.ts'
 import { checkIdempotencyKey, IDEMPOTENCY_STALE_MS, IDEMPOTENCY_WINDOW_MS, inquiryRequestHash } from './idempotency-key.ts'
 import type { InquiryCreated } from './inquiry-created.ts'
@@ -30,7 +31,8 @@ const UNKNOWN_CATEGORY: ErrorDetail = { field: 'category_code', message: 'must b
  * `IDEMPOTENCY_IN_PROGRESS`. A request refused as invalid stores nothing and leaves the key
  * free; a request that fails after claiming releases the claim so that a retry can run.
  *
- * After the commit, `hooks.onInquiryCreated` runs off the reply path (never for a replay).
+ * Its `inquiry.created` event is committed with it. After the commit, `hooks.onInquiryCreated`
+ * runs off the reply path (never for a replay).
  */
 export async function createInquiry(ctx: Context, principal: Principal, body: unknown, idempotencyKey: string | null): Promise<Reply<InquiryCreated>> {
   const tenantId = principal.tenant.id
@@ -95,7 +97,8 @@ async function create(ctx: Context, principal: Principal, input: InquiryInput, i
     created_at: isoAt(now),
   }
   const body = toInquiryCreated(record, category)
-  await ctx.store.insertInquiry(record, idempotencyKey === null ? undefined : { key: idempotencyKey, response: { status: 201, body: { ...body } } })
+  const event = inquiryCreatedEvent(record, body, now)
+  await ctx.store.insertInquiry(record, idempotencyKey === null ? undefined : { key: idempotencyKey, response: { status: 201, body: { ...body } } }, [event])
   void notifyInquiryCreated(ctx.hooks, record)
   return { status: 201, body, cache: NO_STORE }
 }

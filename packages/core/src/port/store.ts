@@ -8,8 +8,10 @@ import type { TagRecord } from '../model/tag.ts'
 import type { Tenant } from '../model/tenant.ts'
 import type { ChangeFeed, FeedPosition } from './change-feed.ts'
 import type { ContentQuery } from './content-query.ts'
+import type { EventOutbox, EventWriter, OutboxEvent } from './event-outbox.ts'
 import type { RateLimitStore } from './rate-limit-store.ts'
 import type { SearchSource } from './search-source.ts'
+import type { WebhookStore } from './webhook-store.ts'
 
 /*
  * The storage port. Everything core needs from a database, and nothing more.
@@ -56,8 +58,8 @@ export interface ContentReader {
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]>
 }
 
-/** Writes of a tenant's content model; only inside `Store.transaction`. */
-export interface ContentWriter extends ContentReader {
+/** Writes of a tenant's content model (and the events they cause); only inside `Store.transaction`. */
+export interface ContentWriter extends ContentReader, EventWriter {
   putCategory(record: CategoryRecord): Promise<void>
   putTag(record: TagRecord): Promise<void>
   /** Stores the item with its tags (by tag id, in order) and custom-field values. */
@@ -106,9 +108,10 @@ export interface InquiryStore {
   /**
    * Stores the inquiry durably (committed and synced per the adapter's durability setting
    * before the promise resolves). With `idempotency`, the key's record is completed with the
-   * response in the same transaction: both are stored, or neither.
+   * response in the same transaction: both are stored, or neither. `events` (its
+   * `inquiry.created`) are appended to the outbox in that transaction too.
    */
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): Promise<void>
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }, events?: readonly OutboxEvent[]): Promise<void>
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null>
   /** Newest first; `before` is an inquiry id to page from. */
   listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]>
@@ -186,7 +189,7 @@ export interface StoreCapabilities {
 }
 
 /** The whole storage port. */
-export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, InstanceSecretStore, ChangeFeed, SearchSource {
+export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, InstanceSecretStore, ChangeFeed, SearchSource, EventOutbox {
   /** What the store can do beyond the required port. */
   readonly capabilities: StoreCapabilities
 
@@ -196,6 +199,9 @@ export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewT
    * process limits alone.
    */
   readonly rateLimits?: RateLimitStore
+
+  /** Optional: webhook endpoints and their delivery state (`WebhookStore`). Without it, webhooks cannot be used. */
+  readonly webhooks?: WebhookStore
 
   /**
    * Runs `work` in one all-or-nothing transaction: everything it writes commits together

@@ -3,9 +3,10 @@ import type { IdempotencyClaim, StoredResponse } from '../../model/idempotency.t
 import type { InquiryRecord, InquiryStatus } from '../../model/inquiry.ts'
 import type { PreviewTokenRecord } from '../../model/preview-token.ts'
 import type { Tenant } from '../../model/tenant.ts'
+import type { OutboxEvent } from '../../port/event-outbox.ts'
 import type { SearchSourceItem } from '../../port/search-source.ts'
 import type { MemoryTables } from './memory-tables.ts'
-import { compareText, contentsOf, ofTenant, refuse, requireTenant, rowKey, stored } from './memory-tables.ts'
+import { appendEvents, compareText, contentsOf, ofTenant, refuse, requireTenant, rowKey, stored } from './memory-tables.ts'
 
 /*
  * The memory store's records beyond the content model, as plain functions over the tables:
@@ -76,11 +77,12 @@ export function revokePreviewToken(tables: MemoryTables, id: string, at: string)
 }
 
 /** Stores the inquiry and, with `idempotency`, completes the key's record: both or neither (the caller's draft). */
-export function insertInquiry(tables: MemoryTables, record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }): void {
+export function insertInquiry(tables: MemoryTables, record: InquiryRecord, idempotency?: { key: string; response: StoredResponse }, events: readonly OutboxEvent[] = []): void {
   requireTenant(tables, record.tenant_id)
   const id = rowKey(record.tenant_id, record.id)
   if (tables.inquiries.has(id)) refuse(`inquiry ${record.id} exists`)
   tables.inquiries.set(id, stored(record))
+  appendEvents(tables, events)
   if (idempotency === undefined) return
   const keyId = rowKey(record.tenant_id, idempotency.key)
   const claim = tables.idempotency.get(keyId)
