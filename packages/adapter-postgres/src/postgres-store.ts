@@ -1,8 +1,8 @@
 import pg from 'pg'
 import type {
   ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim, IdempotencyClaimTerms,
-  InquiryCategoryRecord, InquiryRecord, InquiryStatus, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
-  StoredResponse, TagRecord, Tenant, TransactionOptions,
+  InquiryCategoryRecord, InquiryRecord, InquiryStatus, OutboxEvent, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
+  StoredEvent, StoredResponse, TagRecord, Tenant, TransactionOptions, WebhookStore,
 } from '@frontdesk/core'
 import { memoByDefault } from '@frontdesk/core'
 import { clientConfig, clientSql, Database } from './connection/database.ts'
@@ -21,6 +21,8 @@ import { selectCategories, selectCategory, selectCategoryByCode } from './record
 import { positionOf, readChanges } from './records/change-feed.ts'
 import { ChangeSet } from './records/change-set.ts'
 import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
+import { selectEvent, selectEvents, selectLastEventSeq } from './records/events.ts'
+import { postgresWebhooks } from './records/webhooks.ts'
 import { selectContent, selectContentBySlug, selectContentsByIds } from './records/contents.ts'
 import { claimKey, pruneKeys, releaseKey, renewKey } from './records/idempotency-keys.ts'
 import { selectInquiries, selectInquiry } from './records/inquiries.ts'
@@ -155,6 +157,8 @@ export class PostgresStore implements Store {
   readonly capabilities: StoreCapabilities = { bulkLoad: true, scope: 'network' }
   /** The rate limits' token buckets, shared by every process on the database. */
   readonly rateLimits: PostgresRateLimits
+  /** Webhook endpoints and their delivery state. */
+  readonly webhooks: WebhookStore
 
   readonly #db: Database
   readonly #watch: StateWatch
@@ -179,6 +183,7 @@ export class PostgresStore implements Store {
     this.#memo = new GenerationMemo(this.#watch, this.#remembers)
     this.#inquiries = new GroupCommit(this.#db)
     this.rateLimits = new PostgresRateLimits(this.#db)
+    this.webhooks = postgresWebhooks(this.#db)
   }
 
   // ── content model (reads; writes go through `transaction`)
@@ -277,8 +282,8 @@ export class PostgresStore implements Store {
   // ── inquiries
 
   /** Group-committed (see `GroupCommit`): resolves once the inquiry (and its key's record) is committed. */
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void> {
-    return this.#inquiries.add({ record, idempotency })
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }, events: readonly OutboxEvent[] = []): Promise<void> {
+    return this.#inquiries.add({ record, idempotency, events })
   }
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
     return selectInquiry(this.#db, tenantId, id)
@@ -339,6 +344,7 @@ export class PostgresStore implements Store {
         }
         // Hint: after \`committing\`, so that an import's search indexing finishes while the indexes are built.
         if (deferred !== null) await restoreIndexes(sql, deferred)
+        await tx.flushEvents()
         await sql.run('COMMIT')
         return value
       } catch (error) {
@@ -363,6 +369,18 @@ export class PostgresStore implements Store {
     const revision = await selectRevision(this.#db, tenantId)
     if (this.#revisionsAt === generation) this.#revisions.set(tenantId, revision)
     return revision
+  }
+
+  // ── event outbox (see the port)
+
+  readEvents(after: number, limit: number, tenantId?: string): Promise<StoredEvent[]> {
+    return selectEvents(this.#db, after, limit, tenantId)
+  }
+  getEvent(tenantId: string, id: string): Promise<StoredEvent | null> {
+    return selectEvent(this.#db, tenantId, id)
+  }
+  lastEventSeq(): Promise<number> {
+    return selectLastEventSeq(this.#db)
   }
 
   // ── change feed and search source (see the port)

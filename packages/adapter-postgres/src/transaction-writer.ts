@@ -1,5 +1,5 @@
 import type {
-  CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, TagRecord, TransactionObserver,
+  CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, OutboxEvent, TagRecord, TransactionObserver,
 } from '@frontdesk/core'
 import type { TransactionSql } from './connection/sql.ts'
 import { listContents } from './query/list-contents.ts'
@@ -7,6 +7,7 @@ import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory 
 import type { ChangeSet } from './records/change-set.ts'
 import type { ContentValues } from './records/contents.ts'
 import { contentValues, copyContents, deleteContentRow, inFieldIdOrder, selectContent, selectContentBySlug, selectContentsByIds, upsertContents } from './records/contents.ts'
+import { insertEvents, selectScheduledThrough, upsertScheduledThrough } from './records/events.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tags.ts'
 
@@ -48,6 +49,8 @@ export class TransactionWriter implements ContentWriter {
   /** The batch of items being written (see `#startBatch`). */
   #writing: Promise<void> = Promise.resolve()
   #open = true
+  /** Events appended, written by `flushEvents` last before COMMIT (their numbers are taken in commit order). */
+  #events: OutboxEvent[] = []
 
   constructor(sql: TransactionSql, changes: ChangeSet, observer: TransactionObserver | null) {
     this.#sql = sql
@@ -83,6 +86,13 @@ export class TransactionWriter implements ContentWriter {
 
   async #settled(): Promise<void> {
     await this.#writing
+  }
+
+  /** Writes the events appended; call last before COMMIT (see `records/events.ts`). */
+  async flushEvents(): Promise<void> {
+    const events = this.#events
+    this.#events = []
+    await insertEvents(this.#sql, events)
   }
 
   /** Ends the object's life: later calls (a `work` that kept `tx`) fail instead of writing outside the transaction. */
@@ -203,6 +213,17 @@ export class TransactionWriter implements ContentWriter {
   async putInquiryCategory(record: InquiryCategoryRecord): Promise<void> {
     await this.#write(() => upsertInquiryCategory(this.#sql, record))
     this.#changes.add(record.tenant_id, null, record.id)
+  }
+
+  async appendEvents(events: readonly OutboxEvent[]): Promise<void> {
+    this.#check()
+    this.#events.push(...events)
+  }
+  scheduledThrough(tenantId: string): Promise<string | null> {
+    return this.#read(() => selectScheduledThrough(this.#sql, tenantId))
+  }
+  setScheduledThrough(tenantId: string, at: string): Promise<void> {
+    return this.#write(() => upsertScheduledThrough(this.#sql, tenantId, at))
   }
 
   /** What the transaction knows of the tenant's items, asking the database once whether it has any. */

@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3'
 import type {
   ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim, IdempotencyClaimTerms,
-  InquiryCategoryRecord, InquiryRecord, InquiryStatus, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
-  StoredResponse, TagRecord, Tenant, TransactionOptions,
+  InquiryCategoryRecord, InquiryRecord, InquiryStatus, OutboxEvent, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
+  StoredEvent, StoredResponse, TagRecord, Tenant, TransactionOptions, WebhookAttemptRecord, WebhookEndpointPatch,
+  WebhookEndpointRecord, WebhookLease, WebhookStore,
 } from '@frontdesk/core'
 import { memoByDefault } from '@frontdesk/core'
 import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
@@ -20,6 +21,8 @@ import { SqliteRateLimits } from './rate-limits/sqlite-rate-limits.ts'
 import { listContentsPage, tagLookup } from './query/list-page.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { currentPosition, readChanges } from './records/change-feed.ts'
+import { insertEvents, selectEvent, selectEvents, selectLastEventSeq } from './records/events.ts'
+import { deleteEndpoint, finishAttempt, insertAttempt, insertEndpoint, leaseEndpoint, selectAttempts, selectDueEndpoint, selectEndpoint, selectEndpoints, updateEndpoint } from './records/webhooks.ts'
 import { pruneChangeLog } from './records/change-log.ts'
 import { countContents, selectSearchItems } from './records/search-items.ts'
 import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
@@ -114,7 +117,7 @@ export class SqliteStore implements Store {
   readonly #inquiryBusyTimeoutMs: number
   readonly #changeLogRetention: number
   readonly #gate: WriteGate
-  readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; holder: string; response: StoredResponse } | undefined }>
+  readonly #inquiries: GroupCommit<{ record: InquiryRecord; idempotency: { key: string; holder: string; response: StoredResponse } | undefined; events: readonly OutboxEvent[] }>
   readonly #remembers: boolean
   readonly #revisions = new Map<string, number>()
   /** Keys, categories, tags and filter counts, read on almost every request, kept until any connection commits. */
@@ -126,6 +129,26 @@ export class SqliteStore implements Store {
 
   /** The rate limits' token buckets, in a file of their own beside the database; `undefined` for `rateLimitsPath: null`. */
   readonly rateLimits?: SqliteRateLimits
+
+  /** Webhook endpoints and their delivery state, in the database. */
+  readonly webhooks: WebhookStore = {
+    createWebhookEndpoint: (record: WebhookEndpointRecord) => this.#write(() => insertEndpoint(this.#writer, record)),
+    getWebhookEndpoint: (id: string) => this.#read(() => selectEndpoint(this.#reader, id)),
+    listWebhookEndpoints: (tenantId: string) => this.#read(() => selectEndpoints(this.#reader, tenantId)),
+    updateWebhookEndpoint: (id: string, patch: WebhookEndpointPatch) => this.#write(() => updateEndpoint(this.#writer, id, patch)),
+    deleteWebhookEndpoint: (id: string) => this.#write(() => deleteEndpoint(this.#writer, id)),
+    leaseWebhookEndpoint: async (owner: string, now: string, until: string, limit: number): Promise<WebhookLease | null> => {
+      // Hint: read first, so that an idle delivery loop never takes the write lock.
+      const due = await this.#read(() => selectDueEndpoint(this.#reader, now))
+      if (due === null) return null
+      return this.#write(() => leaseEndpoint(this.#writer, due, owner, now, until, limit), 'normal')
+    },
+    // Hint: at NORMAL (survives kill -9, not power loss): a lost cursor move only sends an event again, with the same webhook-id.
+    finishWebhookAttempt: (endpointId: string, owner: string, attempt: WebhookAttemptRecord | null, patch: WebhookEndpointPatch, release: boolean) =>
+      this.#write(() => finishAttempt(this.#writer, endpointId, owner, attempt, patch, release), 'normal'),
+    recordWebhookAttempt: (attempt: WebhookAttemptRecord) => this.#write(() => insertAttempt(this.#writer, attempt)),
+    listWebhookAttempts: (tenantId: string, options: { endpointId?: string; limit: number }) => this.#read(() => selectAttempts(this.#reader, tenantId, options)),
+  }
 
   /** Every process on this machine opening the file shares its state; a first import may load in bulk. */
   readonly capabilities: StoreCapabilities = { bulkLoad: true, scope: 'machine' }
@@ -148,9 +171,10 @@ export class SqliteStore implements Store {
     this.#writer = writer
     this.db = this.#reader.db
     this.#gate = new WriteGate(this.#writer, this.#busyTimeoutMs)
-    this.#inquiries = new GroupCommit(this.#gate, this.#writer, ({ record, idempotency }) => {
+    this.#inquiries = new GroupCommit(this.#gate, this.#writer, ({ record, idempotency, events }) => {
       insertInquiryRow(this.#writer, record)
       if (idempotency !== undefined) completeKey(this.#writer, record.tenant_id, idempotency.key, idempotency.holder, idempotency.response)
+      insertEvents(this.#writer, events)
     }, this.#inquiryBusyTimeoutMs)
     const limitsPath = options.rateLimitsPath === undefined ? defaultRateLimitsPath(options.path) : options.rateLimitsPath
     if (limitsPath !== null) this.rateLimits = new SqliteRateLimits({ path: limitsPath })
@@ -260,8 +284,8 @@ export class SqliteStore implements Store {
    * written together in the next transaction with one fsync; each resolves once its own row
    * (and its idempotency record, in the same transaction) is committed and synced.
    */
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void> {
-    return this.#inquiries.add({ record, idempotency })
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }, events: readonly OutboxEvent[] = []): Promise<void> {
+    return this.#inquiries.add({ record, idempotency, events })
   }
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
     return this.#read(() => selectInquiry(this.#reader, tenantId, id))
@@ -333,6 +357,18 @@ export class SqliteStore implements Store {
         open = false
       }
     }, 'full', this.#busyTimeoutMs, TRANSACTION_CACHE_KIB)
+  }
+
+  // ── event outbox (see the port)
+
+  readEvents(after: number, limit: number, tenantId?: string): Promise<StoredEvent[]> {
+    return this.#read(() => selectEvents(this.#reader, after, limit, tenantId))
+  }
+  getEvent(tenantId: string, id: string): Promise<StoredEvent | null> {
+    return this.#read(() => selectEvent(this.#reader, tenantId, id))
+  }
+  lastEventSeq(): Promise<number> {
+    return this.#read(() => selectLastEventSeq(this.#reader))
   }
 
   // ── change feed and search source (see the port)

@@ -9,6 +9,7 @@ import * as key from './commands/key.ts'
 import * as preview from './commands/preview.ts'
 import * as serve from './commands/serve.ts'
 import * as tenant from './commands/tenant.ts'
+import * as webhook from './commands/webhook.ts'
 import { VERSION } from './version.ts'
 
 /** What every `commands/<name>.ts` exports: a function adding its command(s) to the program. */
@@ -28,6 +29,7 @@ const COMMANDS: CommandModule[] = [
   content,
   preview,
   inquiry,
+  webhook,
   serve,
   demo,
 ]

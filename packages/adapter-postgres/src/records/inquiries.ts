@@ -1,5 +1,6 @@
-import type { InquiryRecord, InquiryStatus, StoredResponse } from '@frontdesk/core'
+import type { InquiryRecord, InquiryStatus, OutboxEvent, StoredResponse } from '@frontdesk/core'
 import type { Sql } from '../connection/sql.ts'
+import { eventColumns } from './events.ts'
 
 /** The `inquiries` columns, in the order of `inquiryValues`. */
 export const INQUIRY_COLUMNS = [
@@ -21,6 +22,8 @@ export function inquiryValues(r: InquiryRecord): (string | number | null)[] {
 export interface InquiryWrite {
   record: InquiryRecord
   idempotency?: { key: string; holder: string; response: StoredResponse } | undefined
+  /** Its events (`inquiry.created`), written with it. */
+  events?: readonly OutboxEvent[] | undefined
 }
 
 const TYPES = INQUIRY_COLUMNS.map((column) => (column === 'priority' ? 'integer[]' : 'text[]'))
@@ -29,7 +32,9 @@ const N = INQUIRY_COLUMNS.length
 // claims still held by their requests are locked first (`held`: a claim taken over meanwhile is
 // seen as it is now, and one taken over later waits for this commit), then the inquiries
 // without a key or with a held claim are inserted, then the keys of those inserted completed
-// with their responses. The inquiries whose claim was lost come back marked `lost`.
+// with their responses, and the events of those inserted written, numbered from event_state
+// (whose row lock, taken only when there are events, orders the numbers by commit: see
+// records/events.ts). The inquiries whose claim was lost come back marked `lost`.
 const INSERT_MANY = `WITH claims AS (
     SELECT * FROM unnest($${N + 1}::text[], $${N + 2}::text[], $${N + 3}::text[], $${N + 4}::integer[], $${N + 5}::text[], $${N + 6}::text[])
       AS c(tenant_id, inquiry_id, key, status, body, holder)
@@ -48,6 +53,14 @@ const INSERT_MANY = `WITH claims AS (
       FROM claims c
      WHERE k.tenant_id = c.tenant_id AND k.key = c.key AND k.state = 'in_flight' AND k.holder = c.holder
        AND EXISTS (SELECT 1 FROM ins WHERE ins.tenant_id = c.tenant_id AND ins.id = c.inquiry_id)
+  ), st AS (
+    UPDATE event_state SET last_seq = last_seq + $${N + 7} WHERE $${N + 7}::bigint > 0 RETURNING last_seq
+  ), ev AS (
+    INSERT INTO events (seq, tenant_id, id, type, created_at, data)
+    SELECT st.last_seq - $${N + 7} + e.n, e.tenant_id, e.id, e.type, e.created_at, e.data
+      FROM st, unnest($${N + 8}::text[], $${N + 9}::text[], $${N + 10}::text[], $${N + 11}::text[], $${N + 12}::text[], $${N + 13}::text[])
+           WITH ORDINALITY AS e(inquiry_id, tenant_id, id, type, created_at, data, n)
+     WHERE EXISTS (SELECT 1 FROM ins WHERE ins.tenant_id = e.tenant_id AND ins.id = e.inquiry_id)
   )
   SELECT tenant_id, id, false AS lost FROM ins
   UNION ALL
@@ -69,7 +82,9 @@ export async function insertInquiries(sql: Sql, writes: readonly InquiryWrite[])
     const values = [record.tenant_id, record.id, idempotency.key, idempotency.response.status, JSON.stringify(idempotency.response.body), idempotency.holder]
     values.forEach((value, i) => keys[i]?.push(value))
   }
-  const rows = await sql.rows<{ tenant_id: string; id: string; lost: boolean }>(INSERT_MANY, [...columns, ...keys])
+  const events = writes.flatMap(({ record, events }) => (events ?? []).map((event) => ({ inquiryId: record.id, event })))
+  const eventValues = [events.map((e) => e.inquiryId), ...eventColumns(events.map((e) => e.event))]
+  const rows = await sql.rows<{ tenant_id: string; id: string; lost: boolean }>(INSERT_MANY, [...columns, ...keys, events.length, ...eventValues])
   const inserted = new Set<string>()
   const lost = new Set<string>()
   for (const row of rows) (row.lost ? lost : inserted).add(`${row.tenant_id}\u0000${row.id}`)

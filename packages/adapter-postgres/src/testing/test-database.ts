@@ -101,11 +101,12 @@ export async function openTestStore(options: Partial<PostgresStoreOptions> = {})
   }
 }
 
-// Hint: every table but the state row's, found rather than listed, so a later migration's tables are emptied too.
+// Hint: every table but the state rows', found rather than listed, so a later migration's tables are emptied too.
 const EMPTY = `DO $$ DECLARE t text; BEGIN
-  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'frontdesk_state' LOOP
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('frontdesk_state', 'event_state') LOOP
     EXECUTE format('DELETE FROM %I', t);
   END LOOP;
+  UPDATE event_state SET last_seq = 0;
   UPDATE frontdesk_state SET feed_pos = 0, generation = 0, pruned_through = 0, epoch = substr(md5(random()::text || clock_timestamp()::text), 1, 12);
 END $$`
 

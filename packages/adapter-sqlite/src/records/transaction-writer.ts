@@ -1,11 +1,12 @@
 import type {
-  CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, TagRecord, TransactionObserver,
+  CategoryRecord, ContentQuery, ContentRecord, ContentWriter, InquiryCategoryRecord, OutboxEvent, TagRecord, TransactionObserver,
 } from '@frontdesk/core'
 import { READ_AFRESH } from '../connection/data-version-memo.ts'
 import type { Connection } from '../connection/statement-cache.ts'
 import { listContentsPage, tagLookup } from '../query/list-page.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './categories.ts'
 import type { ChangedEntity, ChangeSet } from './change-set.ts'
+import { insertEvents, selectScheduledThrough, upsertScheduledThrough } from './events.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, upsertContent } from './contents.ts'
 import { selectContentsByIds } from './contents-by-ids.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './inquiry-categories.ts'
@@ -112,6 +113,16 @@ export class TransactionWriter implements ContentWriter {
       upsertInquiryCategory(this.#conn, record)
       this.#changed(record.tenant_id, null, record.id)
     })
+  }
+
+  appendEvents(events: readonly OutboxEvent[]): Promise<void> {
+    return this.#run(() => insertEvents(this.#conn, events))
+  }
+  scheduledThrough(tenantId: string): Promise<string | null> {
+    return this.#run(() => selectScheduledThrough(this.#conn, tenantId))
+  }
+  setScheduledThrough(tenantId: string, at: string): Promise<void> {
+    return this.#run(() => upsertScheduledThrough(this.#conn, tenantId, at))
   }
 
   #changed(tenantId: string, entity: ChangedEntity, id: string): void {

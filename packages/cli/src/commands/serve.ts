@@ -23,6 +23,7 @@ import { tellSupervisor, workerPortOf, workerSlotOf } from '../serve/worker-mess
 import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
 import { publicAddressesOf } from '../net/private-address.ts'
 import { parseRateLimit } from './key.ts'
+import type { EventOptions } from '../webhooks/start-events.ts'
 
 /** Options of `frontdesk serve`. */
 export interface ServeOptions {
@@ -84,6 +85,10 @@ export interface ServeOptions {
   metricsPort?: number
   /** Interface of the metrics listener. Default `127.0.0.1` (loopback: only this machine scrapes). */
   metricsHost?: string
+  /** Announce scheduled publications and deliver webhooks in this process. Default true (`--no-webhooks` turns it off). */
+  webhooks?: boolean
+  /** Let webhooks reach loopback, private and link-local addresses. Default false. */
+  allowPrivateWebhookTargets?: boolean
 }
 
 /**
@@ -208,6 +213,8 @@ export async function startServer(
     handedConnections?: boolean
     /** Count requests, searches, inquiries, the response cache and the search index in these metrics (`createMetrics`). */
     metrics?: FrontdeskMetrics
+    /** Announce scheduled publications and deliver webhooks (see `startEvents`); absent: neither. */
+    events?: EventOptions
   },
 ): Promise<RunningServer> {
   const [{ createSearchEngine, directorySnapshots }, { createFrontdesk }, { createServer, reloadTls }] = await Promise.all([
@@ -224,10 +231,17 @@ export async function startServer(
   })
   try {
     const metrics = options.metrics
+    let events: { stop: () => Promise<void>; poke: () => void } | null = null
     const frontdesk = createFrontdesk({
       store,
       search: metrics === undefined ? search : metrics.instrumentSearch(search),
-      ...(metrics === undefined ? {} : { hooks: { onInquiryCreated: () => metrics.inquiryCreated() } }),
+      // Hint: an inquiry committed here is delivered at once, not at the next poll.
+      hooks: {
+        onInquiryCreated: () => {
+          metrics?.inquiryCreated()
+          events?.poke()
+        },
+      },
       ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
       ...(options.onRateLimitStoreError === undefined ? {} : { onRateLimitStoreError: options.onRateLimitStoreError }),
     })
@@ -254,6 +268,7 @@ export async function startServer(
     const handed = options.handedConnections === true ? serveHandedConnections(server) : null
     const port = handed !== null ? (options.port ?? DEFAULT_PORT) : await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
     const scheme = 'tls' in transport ? 'https' : 'http'
+    events = options.events === undefined ? null : (await import('../webhooks/start-events.ts')).startEvents(frontdesk.context, dbPath, options.events)
     return {
       url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`,
       port,
@@ -266,6 +281,7 @@ export async function startServer(
       async stop(drainMs = DRAIN_MS) {
         if (saving !== null) clearInterval(saving)
         await (handed !== null ? handed.drain(drainMs) : drain(server, drainMs))
+        await events?.stop()
         // Hint: rate-limit tokens this process leased and did not use go back before the store closes.
         await frontdesk.close()
         await search?.close()
@@ -443,6 +459,16 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       ...(slot === null || slot === 1 ? { onSearchBuild: snapshotRecovery(env) } : {}),
       // Hint: one snapshot writer per machine: worker 1, which also brings them up to date before the others start.
       ...(slot === null ? {} : slot === 1 ? { snapshots: 'write', saveSnapshots: true } : { snapshots: 'read' }),
+      ...(options.webhooks === false
+        ? {}
+        : {
+            events: {
+              allowPrivate: options.allowPrivateWebhookTargets === true,
+              vars: env.vars,
+              onLine: (line: string) => log.push(line),
+              onTrouble: (message: string) => env.stderr.write(`${message}\n`),
+            },
+          }),
     })
   } catch (error) {
     if (slot === null) throw error
@@ -543,6 +569,8 @@ export function register(program: Command, env: CliEnv): void {
       ),
     )
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
+    .option('--no-webhooks', 'neither announce scheduled publications nor deliver webhooks in this process (other processes on the database still do)')
+    .option('--allow-private-webhook-targets', 'let webhooks reach loopback, private and link-local addresses (refused by default)')
     .addOption(new Option('--workers <n>', 'server processes sharing the port: a number, or auto for one per core (default: 1)').argParser(parseWorkers))
     .addOption(
       new Option('--gc-headroom <percent>', `how far the JS heap may grow past its live data before a full garbage collection: less memory for more CPU (default: ${DEFAULT_GC_HEADROOM}; 0 = V8's own heuristic)`).argParser(parseGcHeadroom),

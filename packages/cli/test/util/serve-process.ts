@@ -32,6 +32,8 @@ export interface ServeProcess {
   stderr(): string
   /** The access log so far, parsed. */
   log(): AccessLine[]
+  /** Every JSON line on stdout so far (access log and webhook attempts). */
+  lines(): Record<string, unknown>[]
   /** The pids of the workers serving now, by slot, from the supervisor's lines (empty for a single server). */
   workers(): Map<number, number>
   /** Resolves once `pattern` appears on stderr (rejects after `ms`). */
@@ -44,11 +46,11 @@ export interface ServeProcess {
  * Starts `frontdesk --db <db> serve --cert … --key … --port 0 …args` (the bundled binary, as an
  * operator runs it) and resolves once it prints its "serving" line.
  */
-export async function startServe(db: string, args: readonly string[], options: { cwd: string; cert: string; key: string; timeoutMs?: number }): Promise<ServeProcess> {
+export async function startServe(db: string, args: readonly string[], options: { cwd: string; cert: string; key: string; timeoutMs?: number; env?: Record<string, string> }): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--cert', options.cert, '--key', options.key, '--port', '0', ...args], {
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: { PATH: process.env['PATH'] ?? '', ...options.env },
   })
   let stdout = ''
   let stderr = ''
@@ -84,6 +86,11 @@ export async function startServe(db: string, args: readonly string[], options: {
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as AccessLine),
+    lines: () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     workers() {
       const slots = new Map<number, number>()
       const serving = /serving \S+ with \d+ worker processes \(pids ([\d, ]+)\)/.exec(stderr)

@@ -1,4 +1,5 @@
 import type { Context } from '../app/context.ts'
+import { transactionWithEvents } from '../events/content-events.ts'
 import { ImportPlanner } from '../import/import-planner.ts'
 import type { ImportSummary } from '../import/import-summary.ts'
 import type { TransactionOptions } from '../port/store.ts'
@@ -48,7 +49,7 @@ export async function importRecords(ctx: Context, input: ImportRecordsInput): Pr
   const dryRun = input.dryRun === true
   const now = ctx.clock.now()
   try {
-    return await ctx.store.transaction(async (tx) => {
+    return await transactionWithEvents(ctx, async (tx) => {
       const planner = await ImportPlanner.start(tx, tenant.id, now, dryRun)
       let done = 0
       for await (const item of input.records) {

@@ -1,4 +1,5 @@
 import type { Context } from '../app/context.ts'
+import { transactionWithEvents } from '../events/content-events.ts'
 import { isoAt } from '../app/clock.ts'
 import type { ContentRecord, ContentStatus } from '../model/content.ts'
 import { findContent } from './find-content.ts'
@@ -13,7 +14,7 @@ import { requireTenant } from './require-tenant.ts'
  */
 export async function setContentStatus(ctx: Context, tenantCode: string, idOrSlug: string, status: ContentStatus): Promise<ContentRecord> {
   const tenant = await requireTenant(ctx, tenantCode)
-  return ctx.store.transaction(async (tx) => {
+  return transactionWithEvents(ctx, async (tx) => {
     const item = await findContent(tx, tenant.id, idOrSlug)
     if (item.status === status) return item
     const now = ctx.clock.now()

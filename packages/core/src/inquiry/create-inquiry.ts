@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts'
 import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { IdempotencyError, ValidationError } from '../errors/frontdesk-error.ts'
 import type { InquiryCategoryRecord, InquiryRecord } from '../model/inquiry.ts'
+import { inquiryCreatedEvent } from '../events/inquiry-event.ts'
 import { newId } from '../util/ids.ts'
 import {
   checkIdempotencyKey, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RENEW_MS, IDEMPOTENCY_WINDOW_MS, idempotencyInProgress, inquiryRequestHash, leaseLeftSeconds,
@@ -36,7 +37,8 @@ const UNKNOWN_CATEGORY: ErrorDetail = { field: 'category_code', message: 'must b
  * a process that died is taken over within seconds, and a holder that lost its claim stores
  * nothing (`IDEMPOTENCY_IN_PROGRESS`).
  *
- * After the commit, `hooks.onInquiryCreated` runs off the reply path (never for a replay).
+ * Its `inquiry.created` event is committed with it. After the commit, `hooks.onInquiryCreated`
+ * runs off the reply path (never for a replay).
  */
 export async function createInquiry(ctx: Context, principal: Principal, body: unknown, idempotencyKey: string | null): Promise<Reply<InquiryCreated>> {
   const tenantId = principal.tenant.id
@@ -138,7 +140,8 @@ async function create(
     created_at: isoAt(now),
   }
   const body = toInquiryCreated(record, category)
-  await ctx.store.insertInquiry(record, idempotency === null ? undefined : { ...idempotency, response: { status: 201, body: { ...body } } })
+  const event = inquiryCreatedEvent(record, body, now)
+  await ctx.store.insertInquiry(record, idempotency === null ? undefined : { ...idempotency, response: { status: 201, body: { ...body } } }, [event])
   void notifyInquiryCreated(ctx.hooks, record)
   return { status: 201, body, cache: NO_STORE }
 }

@@ -8,8 +8,10 @@ import type { TagRecord } from '../model/tag.ts'
 import type { Tenant } from '../model/tenant.ts'
 import type { ChangeFeed, FeedPosition } from './change-feed.ts'
 import type { ContentQuery } from './content-query.ts'
+import type { EventOutbox, EventWriter, OutboxEvent } from './event-outbox.ts'
 import type { RateLimitStore } from './rate-limit-store.ts'
 import type { SearchSource } from './search-source.ts'
+import type { WebhookStore } from './webhook-store.ts'
 
 /*
  * The storage port. Everything core needs from a database, and nothing more.
@@ -56,8 +58,8 @@ export interface ContentReader {
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]>
 }
 
-/** Writes of a tenant's content model; only inside `Store.transaction`. */
-export interface ContentWriter extends ContentReader {
+/** Writes of a tenant's content model (and the events they cause); only inside `Store.transaction`. */
+export interface ContentWriter extends ContentReader, EventWriter {
   putCategory(record: CategoryRecord): Promise<void>
   putTag(record: TagRecord): Promise<void>
   /** Stores the item with its tags (by tag id, in order) and custom-field values. */
@@ -109,8 +111,9 @@ export interface InquiryStore {
    * response in the same transaction: both are stored, or neither. Only while `holder` still
    * holds the key's in-flight claim: else nothing is stored and the promise rejects with
    * `IdempotencyError` `IDEMPOTENCY_IN_PROGRESS` (another request took the claim over).
+   * `events` (its `inquiry.created`) are appended to the outbox in that transaction too.
    */
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void>
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }, events?: readonly OutboxEvent[]): Promise<void>
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null>
   /** Newest first; `before` is an inquiry id to page from. */
   listInquiries(tenantId: string, options: { status?: InquiryStatus; before?: string; limit: number }): Promise<InquiryRecord[]>
@@ -189,7 +192,7 @@ export interface StoreCapabilities {
 }
 
 /** The whole storage port. */
-export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, InstanceSecretStore, ChangeFeed, SearchSource {
+export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewTokenStore, InquiryStore, InstanceSecretStore, ChangeFeed, SearchSource, EventOutbox {
   /** What the store can do beyond the required port. */
   readonly capabilities: StoreCapabilities
 
@@ -199,6 +202,9 @@ export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewT
    * process limits alone.
    */
   readonly rateLimits?: RateLimitStore
+
+  /** Optional: webhook endpoints and their delivery state (`WebhookStore`). Without it, webhooks cannot be used. */
+  readonly webhooks?: WebhookStore
 
   /**
    * Runs `work` in one all-or-nothing transaction: everything it writes commits together

@@ -1,5 +1,8 @@
 import { batchReadCases } from './cases/batch-reads.ts'
 import { changeFeedCases } from './cases/change-feed.ts'
+import { eventModelCases } from './cases/event-model.ts'
+import { eventOutboxCases } from './cases/event-outbox.ts'
+import { eventRuleCases } from './cases/event-rules.ts'
 import { idempotencyCases } from './cases/idempotency.ts'
 import { instanceSecretCases } from './cases/instance-secrets.ts'
 import { isolationCases } from './cases/isolation.ts'
@@ -44,5 +47,8 @@ export function testStore<S extends Store>(name: string, open: OpenStore<S>, opt
     instanceSecretCases(name, open)
     severalProcessCases(name, open, options)
     twoStoreCases(name, open, options)
+    eventOutboxCases(name, open, options)
+    eventRuleCases(name, open)
+    eventModelCases(name, open)
   })
 }

@@ -1,5 +1,5 @@
 /** Prefixes of generated ids (CONTRACT §4). */
-export type IdPrefix = 'ten' | 'cnt' | 'cat' | 'fld' | 'tag' | 'inq' | 'icat' | 'key' | 'prv'
+export type IdPrefix = 'ten' | 'cnt' | 'cat' | 'fld' | 'tag' | 'inq' | 'icat' | 'key' | 'prv' | 'evt' | 'whe'
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz'
 let lastTime = -1

@@ -3,11 +3,12 @@ import type { ContentRecord } from '../../model/content.ts'
 import type { InquiryCategoryRecord } from '../../model/inquiry.ts'
 import type { TagRecord } from '../../model/tag.ts'
 import type { ContentQuery } from '../../port/content-query.ts'
+import type { OutboxEvent } from '../../port/event-outbox.ts'
 import type { ContentWriter } from '../../port/store.ts'
 import { modelListContents } from '../content-query-model.ts'
 import type { Draft } from './memory-draft.ts'
 import type { MemoryTables } from './memory-tables.ts'
-import { bySortThenCode, compareText, contentsOf, ofTenant, refuse, requireTenant, rowKey, stored, toContentRecord } from './memory-tables.ts'
+import { appendEvents, bySortThenCode, compareText, contentsOf, ofTenant, refuse, requireTenant, rowKey, stored, toContentRecord } from './memory-tables.ts'
 
 /**
  * A tenant's content model over memory tables: the store's reads (over the committed tables)
@@ -131,6 +132,18 @@ export class MemoryContent implements ContentWriter {
     }
     tables.inquiryCategories.set(rowKey(record.tenant_id, record.id), stored(record))
     draft.changed(record.tenant_id, null, record.id)
+  }
+
+  async appendEvents(events: readonly OutboxEvent[]): Promise<void> {
+    appendEvents(this.#write().tables, events)
+  }
+  async scheduledThrough(tenantId: string): Promise<string | null> {
+    return this.#read().scheduledThrough.get(tenantId) ?? null
+  }
+  async setScheduledThrough(tenantId: string, at: string): Promise<void> {
+    const { tables } = this.#write()
+    requireTenant(tables, tenantId)
+    tables.scheduledThrough.set(tenantId, at)
   }
 
   #read(): MemoryTables {

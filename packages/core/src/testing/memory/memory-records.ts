@@ -4,9 +4,10 @@ import type { IdempotencyClaim, IdempotencyClaimTerms, StoredResponse } from '..
 import type { InquiryRecord, InquiryStatus } from '../../model/inquiry.ts'
 import type { PreviewTokenRecord } from '../../model/preview-token.ts'
 import type { Tenant } from '../../model/tenant.ts'
+import type { OutboxEvent } from '../../port/event-outbox.ts'
 import type { SearchSourceItem } from '../../port/search-source.ts'
 import type { MemoryTables } from './memory-tables.ts'
-import { compareText, contentsOf, ofTenant, refuse, requireTenant, rowKey, stored } from './memory-tables.ts'
+import { appendEvents, compareText, contentsOf, ofTenant, refuse, requireTenant, rowKey, stored } from './memory-tables.ts'
 
 /*
  * The memory store's records beyond the content model, as plain functions over the tables:
@@ -77,21 +78,24 @@ export function revokePreviewToken(tables: MemoryTables, id: string, at: string)
 }
 
 /**
- * Stores the inquiry and, with `idempotency`, completes the key's record: both or neither (the
- * caller's draft), and only while `idempotency.holder` holds the key's in-flight claim.
+ * Stores the inquiry and its outbox `events` and, with `idempotency`, completes the key's
+ * record: all or nothing (the caller's draft), and only while `idempotency.holder` holds the
+ * key's in-flight claim.
  */
-export function insertInquiry(tables: MemoryTables, record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): void {
+export function insertInquiry(tables: MemoryTables, record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }, events: readonly OutboxEvent[] = []): void {
   requireTenant(tables, record.tenant_id)
   const id = rowKey(record.tenant_id, record.id)
   if (tables.inquiries.has(id)) refuse(`inquiry ${record.id} exists`)
   if (idempotency === undefined) {
     tables.inquiries.set(id, stored(record))
+    appendEvents(tables, events)
     return
   }
   const keyId = rowKey(record.tenant_id, idempotency.key)
   const claim = tables.idempotency.get(keyId)
   if (claim?.state !== 'in_flight' || claim.holder !== idempotency.holder) throw idempotencyInProgress()
   tables.inquiries.set(id, stored(record))
+  appendEvents(tables, events)
   tables.idempotency.set(keyId, { ...claim, state: 'completed', response: stored(idempotency.response) })
 }
 export function getInquiry(tables: MemoryTables, tenantId: string, id: string): InquiryRecord | null {

@@ -9,6 +9,7 @@ import type { TagRecord } from '../../model/tag.ts'
 import type { Tenant } from '../../model/tenant.ts'
 import type { ChangeBatch, FeedPosition } from '../../port/change-feed.ts'
 import type { ContentQuery } from '../../port/content-query.ts'
+import type { OutboxEvent, StoredEvent } from '../../port/event-outbox.ts'
 import type { SearchSourceItem } from '../../port/search-source.ts'
 import type { ContentWriter, Store, StoreCapabilities, TransactionOptions } from '../../port/store.ts'
 import type { MemoryDatabase } from './memory-database.ts'
@@ -161,8 +162,8 @@ export class MemoryStore implements Store {
 
   // ── inquiries and idempotency keys
 
-  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }): Promise<void> {
-    return this.#write((draft) => records.insertInquiry(draft.tables, record, idempotency))
+  insertInquiry(record: InquiryRecord, idempotency?: { key: string; holder: string; response: StoredResponse }, events?: readonly OutboxEvent[]): Promise<void> {
+    return this.#write((draft) => records.insertInquiry(draft.tables, record, idempotency, events))
   }
   getInquiry(tenantId: string, id: string): Promise<InquiryRecord | null> {
     return this.#read(() => records.getInquiry(this.#committed(), tenantId, id))
@@ -194,6 +195,21 @@ export class MemoryStore implements Store {
       }
       return result
     }, options.observer ?? null)
+  }
+
+  readEvents(after: number, limit: number, tenantId?: string): Promise<StoredEvent[]> {
+    return this.#read(() =>
+      this.#committed()
+        .events.slice(Math.max(0, Math.floor(after)))
+        .filter((event) => tenantId === undefined || event.tenant_id === tenantId)
+        .slice(0, Math.max(1, Math.floor(limit))),
+    )
+  }
+  getEvent(tenantId: string, id: string): Promise<StoredEvent | null> {
+    return this.#read(() => this.#committed().events.find((event) => event.tenant_id === tenantId && event.id === id) ?? null)
+  }
+  lastEventSeq(): Promise<number> {
+    return this.#read(() => this.#committed().events.length)
   }
 
   feedPosition(): Promise<FeedPosition> {

@@ -6,6 +6,7 @@ import type { InquiryCategoryRecord, InquiryRecord } from '../../model/inquiry.t
 import type { PreviewTokenRecord } from '../../model/preview-token.ts'
 import type { TagRecord } from '../../model/tag.ts'
 import type { Tenant } from '../../model/tenant.ts'
+import type { OutboxEvent, StoredEvent } from '../../port/event-outbox.ts'
 
 /** An item as the memory store keeps it: its tags by id, so that a renamed tag shows in every item. */
 export interface StoredContent extends Omit<ContentRecord, 'tags'> {
@@ -44,6 +45,10 @@ export interface MemoryTables {
   idempotency: Map<string, IdempotencyRow>
   /** Instance secrets by name. */
   secrets: Map<string, string>
+  /** The outbox, in commit order: the event at index `i` has `seq` `i + 1`. */
+  events: StoredEvent[]
+  /** `scheduledThrough` by tenant id. */
+  scheduledThrough: Map<string, string>
 }
 
 /** Empty tables. */
@@ -51,6 +56,7 @@ export function emptyTables(): MemoryTables {
   return {
     tenants: new Map(), revisions: new Map(), apiKeys: new Map(), previewTokens: new Map(), categories: new Map(),
     tags: new Map(), contents: new Map(), inquiryCategories: new Map(), inquiries: new Map(), idempotency: new Map(), secrets: new Map(),
+    events: [], scheduledThrough: new Map(),
   }
 }
 
@@ -61,7 +67,7 @@ export function copyTables(tables: MemoryTables): MemoryTables {
     previewTokens: new Map(tables.previewTokens), categories: new Map(tables.categories), tags: new Map(tables.tags),
     contents: new Map(tables.contents), inquiryCategories: new Map(tables.inquiryCategories),
     inquiries: new Map(tables.inquiries), idempotency: new Map(tables.idempotency),
-    secrets: new Map(tables.secrets),
+    secrets: new Map(tables.secrets), events: tables.events.slice(), scheduledThrough: new Map(tables.scheduledThrough),
   }
 }
 
@@ -128,4 +134,13 @@ export function refuse(message: string): never {
 /** Refuses a row of a tenant that does not exist. */
 export function requireTenant(tables: MemoryTables, tenantId: string): void {
   if (!tables.tenants.has(tenantId)) refuse(`no tenant ${tenantId}`)
+}
+
+/** Appends events to the outbox of `tables` (seq in commit order: writes take turns). */
+export function appendEvents(tables: MemoryTables, events: readonly OutboxEvent[]): void {
+  for (const event of events) {
+    requireTenant(tables, event.tenant_id)
+    if (tables.events.some((e) => e.id === event.id)) refuse(`event ${event.id} exists`)
+    tables.events.push(stored({ ...event, seq: tables.events.length + 1 }))
+  }
 }

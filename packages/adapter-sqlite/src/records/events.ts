@@ -1,0 +1,50 @@
+import type { EventType, OutboxEvent, StoredEvent } from '@frontdesk/core'
+import type { Connection } from '../connection/statement-cache.ts'
+
+type EventRow = [seq: number, tenant_id: string, id: string, type: EventType, created_at: string, data: string]
+
+const COLUMNS = 'seq, tenant_id, id, type, created_at, data'
+
+function toEvent([seq, tenant_id, id, type, created_at, data]: EventRow): StoredEvent {
+  return { seq, tenant_id, id, type, created_at, data: JSON.parse(data) as StoredEvent['data'] }
+}
+
+/** Appends events (inside the open write transaction: `seq` order is commit order). */
+export function insertEvents(conn: Connection, events: readonly OutboxEvent[]): void {
+  const insert = conn.prepare('INSERT INTO events (tenant_id, id, type, created_at, data) VALUES (?, ?, ?, ?, ?)')
+  for (const event of events) insert.run(event.tenant_id, event.id, event.type, event.created_at, JSON.stringify(event.data))
+}
+
+/** Events after `after` in commit order (see `EventOutbox.readEvents`). */
+export function selectEvents(conn: Connection, after: number, limit: number, tenantId?: string): StoredEvent[] {
+  const take = Math.max(1, Math.floor(limit))
+  const rows = (
+    tenantId === undefined
+      ? conn.prepare(`SELECT ${COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`).raw(true).all(after, take)
+      : conn.prepare(`SELECT ${COLUMNS} FROM events WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?`).raw(true).all(tenantId, after, take)
+  ) as EventRow[]
+  return rows.map(toEvent)
+}
+
+/** The tenant's event with this id, or `null`. */
+export function selectEvent(conn: Connection, tenantId: string, id: string): StoredEvent | null {
+  const row = conn.prepare(`SELECT ${COLUMNS} FROM events WHERE tenant_id = ? AND id = ?`).raw(true).get(tenantId, id) as EventRow | undefined
+  return row === undefined ? null : toEvent(row)
+}
+
+/** The greatest `seq` ever given (0 when none). */
+export function selectLastEventSeq(conn: Connection): number {
+  return conn.prepare(`SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`).pluck().get() as number
+}
+
+/** The tenant's `scheduled_through`, or `null`. */
+export function selectScheduledThrough(conn: Connection, tenantId: string): string | null {
+  return (conn.prepare('SELECT scheduled_through FROM event_schedule WHERE tenant_id = ?').pluck().get(tenantId) as string | undefined) ?? null
+}
+
+/** Sets the tenant's `scheduled_through`. */
+export function upsertScheduledThrough(conn: Connection, tenantId: string, at: string): void {
+  conn
+    .prepare('INSERT INTO event_schedule (tenant_id, scheduled_through) VALUES (?, ?) ON CONFLICT (tenant_id) DO UPDATE SET scheduled_through = excluded.scheduled_through')
+    .run(tenantId, at)
+}

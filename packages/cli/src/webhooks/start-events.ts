@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { Context, WebhookAttemptRecord } from '@frontdesk/core'
+import { DueContentAnnouncer, WebhookDeliverer } from '@frontdesk/core'
+import { isPostgresUrl } from '../session.ts'
+import { webhookSealingKey } from './sealing-key.ts'
+import { sendWebhook } from './send-webhook.ts'
+
+/** What `serve` runs for events, per process (see `startEvents`). */
+export interface EventOptions {
+  /** Allow loopback and private webhook targets (`--allow-private-webhook-targets`). */
+  allowPrivate: boolean
+  /** Environment variables: `FRONTDESK_WEBHOOK_KEY`, `FRONTDESK_WEBHOOK_LEASE_MS`. */
+  vars: Readonly<Record<string, string | undefined>>
+  /** A JSON line per delivery attempt (the access log's sibling). */
+  onLine: (line: string) => void
+  /** A trouble worth telling the operator (stderr). */
+  onTrouble: (message: string) => void
+}
+
+/**
+ * Starts, in a serving process, the announcer of scheduled publications and the webhook
+ * delivery workers (when the store keeps webhook endpoints). Every process of a database may
+ * run them at once: the store's transactions and leases make each announcement and each
+ * attempt happen once. `poke` wakes the deliverer at once (after this process committed an
+ * event; other processes' events are found by polling, every 200 ms).
+ */
+export function startEvents(ctx: Context, dbPath: string, options: EventOptions): { stop: () => Promise<void>; poke: () => void } {
+  let reported = 0
+  const trouble = (what: string) => (error: unknown) => {
+    if (Date.now() - reported < 60_000) return
+    reported = Date.now()
+    options.onTrouble(`frontdesk: ${what}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  const announcer = new DueContentAnnouncer(ctx, { onError: trouble('announcing scheduled publications failed (retrying)') })
+  announcer.start()
+  let deliverer: WebhookDeliverer | null = null
+  const webhooks = ctx.store.webhooks
+  const key = webhooks === undefined ? null : webhookSealingKey(dbPath, options.vars, false)
+  if (webhooks !== undefined && key === null && isPostgresUrl(dbPath)) {
+    options.onTrouble('frontdesk: webhooks are not delivered by this process: set FRONTDESK_WEBHOOK_KEY (the key their secrets are sealed under)')
+  }
+  if (webhooks !== undefined && key !== null) {
+    const lease = Number(options.vars['FRONTDESK_WEBHOOK_LEASE_MS'] ?? '')
+    deliverer = new WebhookDeliverer(ctx, webhooks, {
+      sealingKey: key,
+      owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      ...(Number.isSafeInteger(lease) && lease > 0 ? { leaseMs: lease } : {}),
+      send: (request) => sendWebhook(request, { allowPrivate: options.allowPrivate }),
+      onAttempt: (attempt) => options.onLine(webhookLogLine(attempt)),
+      onError: trouble('webhook delivery failed (retrying)'),
+    })
+    deliverer.start()
+  }
+  return {
+    async stop() {
+      await announcer.stop()
+      await deliverer?.stop()
+    },
+    poke: () => deliverer?.poke(),
+  }
+}
+
+/** The log line of one delivery attempt: JSON, `"log":"webhook"` telling it from access-log lines. */
+export function webhookLogLine(attempt: WebhookAttemptRecord & { url: string; disabled: boolean }): string {
+  return `${JSON.stringify({
+    time: new Date().toISOString(), log: 'webhook', tenant_id: attempt.tenant_id, endpoint_id: attempt.endpoint_id, url: attempt.url,
+    event_id: attempt.event_id, event_type: attempt.event_type, attempt: attempt.attempt, status: attempt.status, ok: attempt.ok,
+    duration_ms: attempt.duration_ms, error: attempt.error, next_attempt_at: attempt.next_attempt_at,
+    ...(attempt.disabled ? { disabled: true } : {}),
+  })}\n`
+}

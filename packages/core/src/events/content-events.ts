@@ -1,0 +1,255 @@
+import { isoAt } from '../app/clock.ts'
+import type { Context } from '../app/context.ts'
+import { toContentListItem } from '../content/content-view.ts'
+import type { CategoryRecord } from '../model/category.ts'
+import type { ContentRecord } from '../model/content.ts'
+import type { InquiryCategoryRecord } from '../model/inquiry.ts'
+import type { TagRecord } from '../model/tag.ts'
+import type { ContentQuery } from '../port/content-query.ts'
+import type { EventType, OutboxEvent } from '../port/event-outbox.ts'
+import type { ContentWriter, TransactionOptions } from '../port/store.ts'
+import { newId } from '../util/ids.ts'
+import { isAnnounced } from './announcement.ts'
+
+/** Events are handed to the store this many at a time (a large import does not hold them all). */
+const APPEND_BATCH = 500
+/** Items of a changed category or tag are read this many at a time. */
+const PAGE = 500
+
+/**
+ * The data of a content event: the item as the public list shows it (`toContentListItem`),
+ * with its `version` and `updated_at`. For `content.unpublished` and `content.deleted` it is
+ * the item as it was last shown, so that a receiver can purge what it cached under its slug.
+ */
+export function contentEventData(item: ContentRecord, category: CategoryRecord): OutboxEvent['data'] {
+  return { ...toContentListItem(item, category), version: item.version, updated_at: item.updated_at }
+}
+
+/**
+ * Runs `work` in a store transaction whose content writes add the events they cause
+ * (`EventRecorder`), committed with them. Every use case that writes content goes through it.
+ */
+export function transactionWithEvents<T>(ctx: Context, work: (tx: ContentWriter) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  const now = ctx.clock.now()
+  return ctx.store.transaction(async (raw) => {
+    const tx = new EventRecorder(raw, now)
+    const result = await work(tx)
+    await tx.finish()
+    return result
+  }, options)
+}
+
+/**
+ * A `ContentWriter` that adds to the outbox the content events its writes cause: for every
+ * item whose announcement (`isAnnounced`) changes, `content.published` or
+ * `content.unpublished`; for an announced item written anew (its version or `updated_at`
+ * changed), or whose category's code or name or a tag's name changed, `content.updated`; for
+ * an announced item deleted, `content.deleted`. Drafts and scheduled items cause nothing until
+ * they are announced. The rule is evaluated on the records before and after each write, inside
+ * the transaction: an item written twice may cause two events (both in the one commit).
+ */
+export class EventRecorder implements ContentWriter {
+  readonly #tx: ContentWriter
+  readonly #now: number
+  readonly #nowIso: string
+  readonly #pending: OutboxEvent[] = []
+  /** The transaction's categories as they now stand, by tenant and id (`null`: none). */
+  readonly #categories = new Map<string, CategoryRecord | null>()
+  readonly #through = new Map<string, string | null>()
+  /** The last item read, so that a write right after its read (the common case) reads nothing more. */
+  #lastRead: { tenantId: string; id: string; record: ContentRecord | null } | null = null
+  /**
+   * The last slug no item had. A write of an item with that slug right after (nothing read or
+   * written between) creates it: callers look an item up by id before writing it when they
+   * were given its id (the import planner, `findContent`), so an item written after a slug miss
+   * has an id made for it. Spares an import one read per new item.
+   */
+  #lastSlugMiss: { tenantId: string; slug: string } | null = null
+
+  constructor(tx: ContentWriter, now: number) {
+    this.#tx = tx
+    this.#now = now
+    this.#nowIso = isoAt(now)
+  }
+
+  /** Hands the remaining events to the store; call once, after the last write. */
+  async finish(): Promise<void> {
+    if (this.#pending.length > 0) await this.#tx.appendEvents(this.#pending.splice(0))
+  }
+
+  // ── reads (passed on; items remembered for the next write)
+
+  getCategory(tenantId: string, id: string): Promise<CategoryRecord | null> {
+    return this.#tx.getCategory(tenantId, id)
+  }
+  getCategoryByCode(tenantId: string, code: string): Promise<CategoryRecord | null> {
+    return this.#tx.getCategoryByCode(tenantId, code)
+  }
+  listCategories(tenantId: string): Promise<CategoryRecord[]> {
+    return this.#tx.listCategories(tenantId)
+  }
+  getTag(tenantId: string, id: string): Promise<TagRecord | null> {
+    return this.#tx.getTag(tenantId, id)
+  }
+  getTagByName(tenantId: string, name: string): Promise<TagRecord | null> {
+    return this.#tx.getTagByName(tenantId, name)
+  }
+  listTags(tenantId: string): Promise<TagRecord[]> {
+    return this.#tx.listTags(tenantId)
+  }
+  async getContent(tenantId: string, id: string): Promise<ContentRecord | null> {
+    const record = await this.#tx.getContent(tenantId, id)
+    this.#lastRead = { tenantId, id, record }
+    this.#lastSlugMiss = null
+    return record
+  }
+  async getContentBySlug(tenantId: string, slug: string): Promise<ContentRecord | null> {
+    const record = await this.#tx.getContentBySlug(tenantId, slug)
+    // Hint: a miss keeps the item last read by id (an import renaming an item's slug reads it by id, then checks the new slug is free).
+    if (record !== null) this.#lastRead = { tenantId, id: record.id, record }
+    this.#lastSlugMiss = record === null ? { tenantId, slug } : null
+    return record
+  }
+  getContents(tenantId: string, ids: readonly string[]): Promise<(ContentRecord | null)[]> {
+    return this.#tx.getContents(tenantId, ids)
+  }
+  listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
+    return this.#tx.listContents(tenantId, query)
+  }
+  getInquiryCategory(tenantId: string, id: string): Promise<InquiryCategoryRecord | null> {
+    return this.#tx.getInquiryCategory(tenantId, id)
+  }
+  getInquiryCategoryByCode(tenantId: string, code: string): Promise<InquiryCategoryRecord | null> {
+    return this.#tx.getInquiryCategoryByCode(tenantId, code)
+  }
+  listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
+    return this.#tx.listInquiryCategories(tenantId)
+  }
+  scheduledThrough(tenantId: string): Promise<string | null> {
+    return this.#tx.scheduledThrough(tenantId)
+  }
+
+  // ── writes
+
+  async putContent(record: ContentRecord): Promise<void> {
+    const before = await this.#stored(record.tenant_id, record.id, record.slug)
+    const through = await this.#scheduledThrough(record.tenant_id)
+    const beforeCategory = before === null ? null : await this.#category(before.tenant_id, before.category_id)
+    const was = before !== null && isAnnounced(before, beforeCategory, through)
+    await this.#tx.putContent(record)
+    this.#lastRead = null
+    this.#lastSlugMiss = null
+    const category = await this.#category(record.tenant_id, record.category_id)
+    const is = category !== null && isAnnounced(record, category, through)
+    if (is && category !== null) {
+      const changed = before === null || before.version !== record.version || before.updated_at !== record.updated_at
+      if (!was) await this.#emit(record.tenant_id, 'content.published', contentEventData(record, category))
+      else if (changed) await this.#emit(record.tenant_id, 'content.updated', contentEventData(record, category))
+    } else if (was && before !== null && beforeCategory !== null) {
+      // Hint: the item as it was last shown, with its new version, so that the receiver can tell the order.
+      await this.#emit(record.tenant_id, 'content.unpublished', contentEventData({ ...before, version: record.version, updated_at: record.updated_at }, beforeCategory))
+    }
+  }
+
+  async deleteContent(tenantId: string, id: string): Promise<boolean> {
+    const before = await this.#stored(tenantId, id)
+    const deleted = await this.#tx.deleteContent(tenantId, id)
+    this.#lastRead = null
+    this.#lastSlugMiss = null
+    if (!deleted || before === null) return deleted
+    const category = await this.#category(tenantId, before.category_id)
+    if (category !== null && isAnnounced(before, category, await this.#scheduledThrough(tenantId))) {
+      await this.#emit(tenantId, 'content.deleted', contentEventData(before, category))
+    }
+    return deleted
+  }
+
+  async putCategory(record: CategoryRecord): Promise<void> {
+    const before = await this.#category(record.tenant_id, record.id)
+    await this.#tx.putCategory(record)
+    this.#categories.set(`${record.tenant_id}\u0000${record.id}`, record)
+    if (before === null) return
+    const shown = before.code !== record.code || before.name !== record.name
+    if (before.active === record.active && before.updated_at === record.updated_at && !shown) return
+    const through = await this.#scheduledThrough(record.tenant_id)
+    await this.#eachItem(record.tenant_id, { categoryIds: [record.id] }, async (item) => {
+      const was = isAnnounced(item, before, through)
+      const is = isAnnounced(item, record, through)
+      if (is && !was) await this.#emit(record.tenant_id, 'content.published', contentEventData(item, record))
+      else if (was && !is) await this.#emit(record.tenant_id, 'content.unpublished', contentEventData(item, before))
+      else if (is && shown) await this.#emit(record.tenant_id, 'content.updated', contentEventData(item, record))
+    })
+  }
+
+  async putTag(record: TagRecord): Promise<void> {
+    const before = await this.#tx.getTag(record.tenant_id, record.id)
+    await this.#tx.putTag(record)
+    if (before === null || before.name === record.name) return
+    const through = await this.#scheduledThrough(record.tenant_id)
+    await this.#eachItem(record.tenant_id, { tagIds: [record.id] }, async (item) => {
+      const category = await this.#category(item.tenant_id, item.category_id)
+      if (category !== null && isAnnounced(item, category, through)) await this.#emit(record.tenant_id, 'content.updated', contentEventData(item, category))
+    })
+  }
+
+  putInquiryCategory(record: InquiryCategoryRecord): Promise<void> {
+    return this.#tx.putInquiryCategory(record)
+  }
+
+  appendEvents(events: readonly OutboxEvent[]): Promise<void> {
+    return this.#tx.appendEvents(events)
+  }
+
+  setScheduledThrough(tenantId: string, at: string): Promise<void> {
+    this.#through.set(tenantId, at)
+    return this.#tx.setScheduledThrough(tenantId, at)
+  }
+
+  // ── helpers
+
+  async #emit(tenantId: string, type: EventType, data: OutboxEvent['data']): Promise<void> {
+    this.#pending.push({ tenant_id: tenantId, id: newId('evt', this.#now), type, created_at: this.#nowIso, data })
+    if (this.#pending.length >= APPEND_BATCH) await this.#tx.appendEvents(this.#pending.splice(0))
+  }
+
+  async #stored(tenantId: string, id: string, slug?: string): Promise<ContentRecord | null> {
+    const last = this.#lastRead
+    if (last !== null && last.tenantId === tenantId && last.id === id) return last.record
+    const miss = this.#lastSlugMiss
+    if (miss !== null && miss.tenantId === tenantId && miss.slug === slug) return null
+    return this.#tx.getContent(tenantId, id)
+  }
+
+  async #category(tenantId: string, id: string): Promise<CategoryRecord | null> {
+    const key = `${tenantId}\u0000${id}`
+    let category = this.#categories.get(key)
+    if (category === undefined) {
+      category = await this.#tx.getCategory(tenantId, id)
+      this.#categories.set(key, category)
+    }
+    return category
+  }
+
+  async #scheduledThrough(tenantId: string): Promise<string | null> {
+    if (!this.#through.has(tenantId)) this.#through.set(tenantId, await this.#tx.scheduledThrough(tenantId))
+    return this.#through.get(tenantId) ?? null
+  }
+
+  /** Calls `each` for every item (whole records) of the tenant the filter selects, in id order. */
+  async #eachItem(tenantId: string, filter: Pick<ContentQuery, 'categoryIds' | 'tagIds'>, each: (item: ContentRecord) => Promise<void>): Promise<void> {
+    let after: ContentQuery['after']
+    for (;;) {
+      const page = await this.#tx.listContents(tenantId, {
+        visibility: { kind: 'all' },
+        ...filter,
+        sort: { key: 'id', direction: 'asc' },
+        limit: PAGE,
+        ...(after === undefined ? {} : { after }),
+      })
+      for (const item of page) await each(item)
+      const last = page.at(-1)
+      if (page.length < PAGE || last === undefined) return
+      after = { value: last.id, id: last.id }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import type { StoredEvent } from './event-outbox.ts'
+
+/** A webhook endpoint of a tenant, as stored. */
+export interface WebhookEndpointRecord {
+  /** `whe_…`, globally unique. */
+  id: string
+  tenant_id: string
+  /** `https://…`. */
+  url: string
+  /** Event type patterns it subscribes to (`inquiry.created`, `content.*`, `*`). */
+  events: string[]
+  /** The signing secret, sealed (`secret-box.ts`): the store never holds it in the clear. */
+  secret: string
+  /** The secret before the last rotation, sealed; it signs too until `previous_secret_until`. */
+  previous_secret: string | null
+  previous_secret_until: string | null
+  created_at: string
+  disabled_at: string | null
+  /** Why it was disabled (by the operator, or after failing for 5 days). */
+  disabled_reason: string | null
+  /** The `seq` of the last event handled (delivered, given up, or not subscribed). */
+  cursor: number
+  /** Attempts made at the event after `cursor` (0: none yet). */
+  attempts: number
+  /** When the next attempt is due; `null`: at once. */
+  next_attempt_at: string | null
+  /** Since when every attempt has failed; `null` after a success. */
+  failing_since: string | null
+}
+
+/** One delivery attempt, as the log keeps it. */
+export interface WebhookAttemptRecord {
+  tenant_id: string
+  endpoint_id: string
+  event_id: string
+  event_type: string
+  /** 1 for the first attempt at the event; 0 for a replay asked by the operator. */
+  attempt: number
+  /** When the attempt started. */
+  at: string
+  /** The HTTP status received, `null` when none (refused, timed out, reset, bad certificate). */
+  status: number | null
+  ok: boolean
+  duration_ms: number
+  /** Why it failed, `null` when it did not. */
+  error: string | null
+  /** When the event is tried again; `null` when it will not be (delivered or given up). */
+  next_attempt_at: string | null
+}
+
+/** What a delivering process gets with a lease: the endpoint and the next events after its cursor. */
+export interface WebhookLease {
+  endpoint: WebhookEndpointRecord
+  events: StoredEvent[]
+}
+
+/** The columns of an endpoint that `updateWebhookEndpoint` and `finishWebhookAttempt` set. */
+export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord,
+  'secret' | 'previous_secret' | 'previous_secret_until' | 'disabled_at' | 'disabled_reason' | 'cursor' | 'attempts' | 'next_attempt_at' | 'failing_since'>>
+
+/**
+ * Webhook endpoints and their delivery state (`Store.webhooks`; a store without it cannot
+ * deliver webhooks). Rules (checked by `testWebhookStore`):
+ * - Endpoints are tenant-scoped; ids are globally unique.
+ * - `leaseWebhookEndpoint` gives each endpoint to one holder at a time: an endpoint leased
+ *   until some moment is given to nobody else before it, whichever process asks.
+ * - `finishWebhookAttempt` logs the attempt and sets the endpoint's columns only while the
+ *   lease is the caller's; a lease that ran out (its holder was too slow or died) is another's.
+ */
+export interface WebhookStore {
+  createWebhookEndpoint(record: WebhookEndpointRecord): Promise<void>
+  getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | null>
+  /** Ordered by creation (id). */
+  listWebhookEndpoints(tenantId: string): Promise<WebhookEndpointRecord[]>
+  /** `false` when there is no such endpoint. */
+  updateWebhookEndpoint(id: string, patch: WebhookEndpointPatch): Promise<boolean>
+  /** Deletes the endpoint and its log; `false` when there was none. */
+  deleteWebhookEndpoint(id: string): Promise<boolean>
+  /**
+   * Leases to `owner` until `until` one enabled endpoint that is not leased at `now`, whose next
+   * attempt is due at `now`, and that has events of its tenant after its cursor; returns it with
+   * up to `limit` of those events (in commit order), or `null` when none is due.
+   */
+  leaseWebhookEndpoint(owner: string, now: string, until: string, limit: number): Promise<WebhookLease | null>
+  /**
+   * Logs `attempt` (when given) and sets `patch` on the endpoint, in one transaction, if `owner`
+   * still holds its lease; `release` ends the lease. `false` (nothing written) when it does not.
+   */
+  finishWebhookAttempt(endpointId: string, owner: string, attempt: WebhookAttemptRecord | null, patch: WebhookEndpointPatch, release: boolean): Promise<boolean>
+  /** Logs an attempt made outside a lease (a replay asked by the operator). */
+  recordWebhookAttempt(attempt: WebhookAttemptRecord): Promise<void>
+  /** The newest `limit` attempts of the tenant (of one endpoint when given), newest first. */
+  listWebhookAttempts(tenantId: string, options: { endpointId?: string; limit: number }): Promise<WebhookAttemptRecord[]>
+}

@@ -1,0 +1,156 @@
+import * as assert from 'uvu/assert'
+import type { OutboxEvent, StoredEvent } from '../../port/event-outbox.ts'
+import type { Store } from '../../port/store.ts'
+import { aCategory, aContent, anInquiry, aTenant, T0 } from '../fixtures.ts'
+import { skipCase } from '../skip-case.ts'
+import { storeSuite } from '../store-suite.ts'
+import type { OpenStore, StoreSuiteOptions } from '../store-suite.ts'
+
+const A = 'ten_a'
+const B = 'ten_b'
+
+/** An event of the tenant, recognisable by `n`. */
+export function anEvent(tenantId: string, n: number, overrides: Partial<OutboxEvent> = {}): OutboxEvent {
+  return {
+    tenant_id: tenantId, id: `evt_${tenantId}_${n}`, type: 'content.published', created_at: T0,
+    data: { id: `cnt_${n}`, n, nested: { list: [1, 'two', null, true] }, text: 'é日本\u0000' }, ...overrides,
+  }
+}
+
+/** Every event after `after`, read `limit` at a time. */
+export async function allEvents(store: Store, after = 0, tenantId?: string, limit = 1000): Promise<StoredEvent[]> {
+  const events: StoredEvent[] = []
+  for (;;) {
+    const batch = await store.readEvents(after, limit, tenantId)
+    events.push(...batch)
+    const last = batch.at(-1)
+    if (batch.length < limit || last === undefined) return events
+    after = last.seq
+  }
+}
+
+const strip = ({ seq: _seq, ...event }: StoredEvent): OutboxEvent => event
+
+/** The event outbox (`appendEvents`, `readEvents`, `getEvent`, inquiries' events, `scheduledThrough`). */
+export function eventOutboxCases<S extends Store>(name: string, open: OpenStore<S>, options: StoreSuiteOptions<S> = {}): void {
+  const s = storeSuite(`${name}: event outbox`, open, options)
+
+  s('events commit with their transaction, in order, with seqs that grow; a rolled-back one adds none', async ({ store }) => {
+    await store.createTenant(aTenant(A))
+    assert.is(await store.lastEventSeq(), 0)
+    assert.equal(await store.readEvents(0, 10), [])
+    await store.transaction(async (tx) => {
+      await tx.putCategory(aCategory(A, 'cat_1'))
+      await tx.appendEvents([anEvent(A, 1), anEvent(A, 2, { type: 'content.updated' })])
+      await tx.appendEvents([anEvent(A, 3, { type: 'content.deleted' })])
+    })
+    await store.transaction(async (tx) => {
+      await tx.appendEvents([anEvent(A, 9)])
+      throw new Error('roll back')
+    }).catch(() => undefined)
+    const events = await allEvents(store)
+    assert.equal(events.map(strip), [anEvent(A, 1), anEvent(A, 2, { type: 'content.updated' }), anEvent(A, 3, { type: 'content.deleted' })])
+    for (let i = 1; i < events.length; i++) assert.ok((events[i]?.seq ?? 0) > (events[i - 1]?.seq ?? 0), 'seqs grow')
+    assert.ok((events[0]?.seq ?? 0) > 0)
+    assert.ok((await store.lastEventSeq()) >= (events.at(-1)?.seq ?? 0))
+    assert.equal(await store.getEvent(A, anEvent(A, 2).id), events[1])
+  })
+
+  s('readEvents pages by seq and limit, and by tenant; getEvent never answers another tenant', async ({ store }) => {
+    await store.createTenant(aTenant(A))
+    await store.createTenant(aTenant(B))
+    for (let i = 0; i < 7; i++) await store.transaction((tx) => tx.appendEvents([anEvent(i % 2 === 0 ? A : B, i)]))
+    const all = await allEvents(store)
+    assert.is(all.length, 7)
+    assert.equal((await allEvents(store, 0, undefined, 2)).map((e) => e.id), all.map((e) => e.id))
+    assert.equal((await allEvents(store, 0, B, 2)).map((e) => e.id), all.filter((e) => e.tenant_id === B).map((e) => e.id))
+    const third = all[2]
+    assert.ok(third)
+    assert.equal((await store.readEvents(third.seq, 2)).map((e) => e.id), all.slice(3, 5).map((e) => e.id))
+    assert.is(await store.getEvent(B, anEvent(A, 0).id), null)
+    assert.is((await store.getEvent(A, anEvent(A, 0).id))?.tenant_id, A)
+  })
+
+  s("an inquiry's events are stored with it; a refused inquiry stores none", async ({ store }) => {
+    await store.createTenant(aTenant(A))
+    const inquiry = anInquiry(A, 'inq_1')
+    await store.insertInquiry(inquiry, undefined, [anEvent(A, 1, { type: 'inquiry.created' })])
+    await store.insertInquiry(inquiry, undefined, [anEvent(A, 2, { type: 'inquiry.created' })]).then(
+      () => assert.unreachable('a second inquiry with the same id is refused'),
+      () => undefined,
+    )
+    await store.insertInquiry(anInquiry(A, 'inq_2'))
+    assert.equal((await allEvents(store)).map((e) => e.id), [anEvent(A, 1).id])
+  })
+
+  s('scheduledThrough is per tenant, set in a transaction, and rolled back with it', async ({ store }) => {
+    await store.createTenant(aTenant(A))
+    await store.createTenant(aTenant(B))
+    assert.is(await store.transaction((tx) => tx.scheduledThrough(A)), null)
+    await store.transaction(async (tx) => {
+      await tx.setScheduledThrough(A, '2025-06-20T12:00:00.000Z')
+      assert.is(await tx.scheduledThrough(A), '2025-06-20T12:00:00.000Z')
+    })
+    await store.transaction(async (tx) => {
+      await tx.setScheduledThrough(A, '2025-06-20T13:00:00.000Z')
+      throw new Error('roll back')
+    }).catch(() => undefined)
+    assert.is(await store.transaction((tx) => tx.scheduledThrough(A)), '2025-06-20T12:00:00.000Z')
+    assert.is(await store.transaction((tx) => tx.scheduledThrough(B)), null)
+  })
+
+  const several = 'with two processes writing content and inquiries at once, a reader following seqs misses no event'
+  if (options.otherProcess === undefined) {
+    skipCase(s, name, several, 'the store offers no other process')
+  } else {
+    s(several, async ({ store, otherProcess }) => {
+      const other = await otherProcess()
+      assert.ok(other)
+      await store.createTenant(aTenant(A))
+      await store.transaction((tx) => tx.putCategory(aCategory(A, 'cat_1')))
+      const seen = new Map<string, number>()
+      let after = 0
+      let writing = true
+      const reader = (async () => {
+        for (;;) {
+          const ended = !writing
+          for (const event of await store.readEvents(after, 50)) {
+            seen.set(event.id, (seen.get(event.id) ?? 0) + 1)
+            after = event.seq
+          }
+          if (ended) return
+          await new Promise((resolve) => setTimeout(resolve, 1))
+        }
+      })()
+      const written: string[] = []
+      const writer = async (s: Store, side: string) => {
+        const work: Promise<void>[] = []
+        for (let i = 0; i < 20; i++) {
+          const inquiry = anEvent(A, i, { id: `evt_${side}_inq_${i}`, type: 'inquiry.created' })
+          written.push(inquiry.id)
+          work.push(s.insertInquiry(anInquiry(A, `inq_${side}_${i}`), undefined, [inquiry]))
+          if (i % 4 === 0) {
+            const content = anEvent(A, i, { id: `evt_${side}_cnt_${i}` })
+            written.push(content.id)
+            work.push(s.transaction(async (tx) => {
+              await tx.putContent(aContent(A, `cnt_${side}_${i}`, 'cat_1'))
+              await tx.appendEvents([content])
+            }))
+          }
+          if (i % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+        }
+        await Promise.all(work)
+      }
+      try {
+        await Promise.all([writer(store, 'x'), writer(other, 'y')])
+      } finally {
+        writing = false
+      }
+      await reader
+      assert.equal([...seen.keys()].sort(), written.slice().sort())
+      assert.ok([...seen.values()].every((count) => count === 1), 'no event is read twice')
+    })
+  }
+
+  s.run()
+}
