@@ -29,7 +29,7 @@ export interface Receiver {
 
 /** Starts a receiver. */
 export async function startReceiver(): Promise<Receiver> {
-  const { cert, key } = await createDevCert()
+  const { cert, key, ca } = await createDevCert()
   const received: Received[] = []
   let decide: (req: Received) => Behaviour = () => 'ok'
   const sockets = new Set<import('node:stream').Duplex>()
@@ -77,7 +77,7 @@ export async function startReceiver(): Promise<Receiver> {
   const port = (server.address() as AddressInfo).port
   return {
     url: (path = '/hook') => `https://127.0.0.1:${port}${path}`,
-    ca: cert,
+    ca,
     received,
     behave: (behaviour) => {
       decide = typeof behaviour === 'function' ? behaviour : () => behaviour
