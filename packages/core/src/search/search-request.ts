@@ -6,7 +6,7 @@ import type { FieldCondition, SearchSort } from '../port/search.ts'
 import { issuesToDetails } from '../validation/issues.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.ts'
 import type { QueryTerm } from './query-terms.ts'
-import { parseQueryTerms } from './query-terms.ts'
+import { parseQuery } from './query-terms.ts'
 import { parseSearchFilter } from './search-filter.ts'
 
 /** Limits of POST /v1/cms/search (SPEC.md "Limits", CONTRACT §5). */
@@ -18,6 +18,8 @@ export interface ParsedSearch {
   query: string
   /** Its terms (AND); empty when it holds no word, and then nothing matches. */
   terms: QueryTerm[]
+  /** Its excluded terms (`-word`). */
+  excluded: QueryTerm[]
   /** `category_id` as given (`null`: any category). */
   categoryId: string | null
   /** `false` when `category_id` names no active category of the tenant: nothing matches. */
@@ -115,7 +117,7 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
 
   return {
     query: input.query,
-    terms: parseQueryTerms(input.query),
+    ...parseQuery(input.query),
     categoryId: input.category_id ?? null,
     categoryVisible: input.category_id === undefined || category?.active === true,
     tags: input.tags === undefined || input.tags.length === 0 ? null : [...new Set(input.tags)],
