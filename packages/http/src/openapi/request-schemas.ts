@@ -86,6 +86,18 @@ const SEARCH_FILTER: JsonSchema = {
   },
 }
 
+/** What `query` matches (README, "Search"). */
+const QUERY_DESCRIPTION = [
+  'What the visitor typed, 1–500 characters after trimming; never a 400 for its content (only punctuation or symbols finds nothing).',
+  'Items having every word come first; when none has them all, the items having the most of them are returned (no dead ends), and `total` counts what is returned.',
+  'Each word also matches as a prefix, in another English form of its stem (Porter2: `learning` finds `learned`), and with one typo from 5 letters.',
+  'Letters and digits joined by `-`, `.`, `/` or `_` are found joined, split or as written (`covid19`, `covid-19`, `covid 19`; `email`, `e-mail`).',
+  'Japanese: hiragana and katakana are one (`ぷらいばしー` finds `プライバシー`), a long-vowel mark ending a word is optional (`コンピューター` / `コンピュータ`),',
+  'and `・`, `＝` or a space inside a katakana compound does not split it.',
+  '`-word` (after a space or at the start) leaves out the items having that word; a lone `-`, a `-` inside a word and quotes are plain text (`\"a phrase\"` is searched as its words).',
+  'Ranking: the most words matched, then by relevance, in which a word as typed counts more than another form of its stem, which counts more than a typo, which counts more than a prefix, and title matches most.',
+].join(' ')
+
 /**
  * The request schemas of `/v1`, derived from core's valibot schemas. Where a schema
  * transforms its input (the list's comma lists, `limit` read from text) the *input* shape is
@@ -97,7 +109,8 @@ export function requestSchemas(): { listParameters: Record<string, JsonSchema>; 
   // Hint: query values are text on the wire; tools generate better clients from the integer.
   listParameters.limit = { type: 'integer', minimum: 1, maximum: LIST_LIMITS.maxLimit, default: LIST_LIMITS.defaultLimit }
   const search = inputJsonSchema(SearchRequestSchema)
-  const searchProperties = { ...(search.properties as Record<string, JsonSchema>), filter: SEARCH_FILTER }
+  const properties = search.properties as Record<string, JsonSchema>
+  const searchProperties = { ...properties, query: { ...properties.query, description: QUERY_DESCRIPTION }, filter: SEARCH_FILTER }
   const inquiry = inputJsonSchema(InquirySchema)
   return {
     listParameters,
