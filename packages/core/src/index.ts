@@ -63,9 +63,22 @@ export * from './import/import-record.ts'
 export type * from './import/import-summary.ts'
 export * from './import/parse-import-record.ts'
 export type * from './port/search.ts'
-export { ANALYZER_VERSION, forEachIndexTerm, indexTerms, isCjkChar, isDictionaryScriptChar, normalizeTerm, tokenize } from './search/analyzer.ts'
+export {
+  ANALYZER_VERSION,
+  forEachCjkRunTerm,
+  forEachIndexTerm,
+  indexTerms,
+  isCjkChar,
+  isDictionaryScriptChar,
+  joinedForm,
+  joinsCompound,
+  katakanaRunGoesOn,
+  normalizeTerm,
+  tokenize,
+  wordParts,
+} from './search/analyzer.ts'
 export type { PairSink, Token as SearchToken } from './search/analyzer.ts'
-export { parseQueryTerms, withinOneEdit, wordMatches } from './search/query-terms.ts'
+export { MATCH_WEIGHTS, parseQueryTerms, prefixWeight, stemMatches, stemOf, stemRoot, withinOneEdit, wordMatches, wordMatchWeight } from './search/query-terms.ts'
 export type { QueryTerm } from './search/query-terms.ts'
 export { escapeHtml, highlightFragments, highlightText } from './search/highlight.ts'
 export { stripHtml } from './search/strip-html.ts'

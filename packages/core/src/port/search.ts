@@ -47,8 +47,10 @@ export type SearchSort =
 
 /** A search, as core hands it to the engine: validated and resolved. */
 export interface SearchQuery {
-  /** AND-ed; never empty. */
+  /** AND-ed (or the most of them, when no item has them all); never empty. */
   terms: QueryTerm[]
+  /** Items matching any of these are left out (`-word`); absent: none. */
+  excluded?: QueryTerm[]
   /** ISO 8601 UTC: items are visible when published at or before it. */
   now: string
   /** Only items of this category (`null`: any). */

@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { indexTerms, normalizeTerm, tokenize } from './analyzer.ts'
-import { parseQueryTerms, withinOneEdit, wordMatches } from './query-terms.ts'
+import { indexTerms, joinedForm, normalizeTerm, tokenize } from './analyzer.ts'
+import { MATCH_WEIGHTS, parseQuery, parseQueryTerms, stemMatches, stemOf, withinOneEdit, wordMatches, wordMatchWeight } from './query-terms.ts'
 
 test('Latin text becomes lower-cased words, punctuation dropped', () => {
-  assert.equal(indexTerms('Hello, World! Frontdesk’s API v2.0'), ['hello', 'world', 'frontdesk’s', 'api', 'v2.0'])
+  assert.equal(indexTerms('Hello, World! Frontdesk’s API v2.0'), ['hello', 'world', 'frontdesk’s', 'api', 'v2.0', 'v2', '0', 'v20'])
 })
 
 test('full-width and half-width forms are NFKC-normalised', () => {
@@ -13,7 +13,8 @@ test('full-width and half-width forms are NFKC-normalised', () => {
 })
 
 test('a CJK run without spaces is indexed as bigrams plus its last character', () => {
-  assert.equal(indexTerms('オフィス移転のお知らせ'), ['オフ', 'フィ', 'ィス', 'ス移', '移転', '転の', 'のお', 'お知', '知ら', 'らせ', 'せ'])
+  // Hiragana is folded to katakana (see 'hiragana and katakana are one').
+  assert.equal(indexTerms('オフィス移転のお知らせ'), ['オフ', 'フィ', 'ィス', 'ス移', '移転', '転ノ', 'ノオ', 'オ知', '知ラ', 'ラセ', 'セ'])
 })
 
 test('punctuation and Latin words end a CJK run', () => {
@@ -75,14 +76,14 @@ test('characters outside the BMP are kept whole in bigrams', () => {
 
 test('a query splits into AND-ed words and CJK runs, each once', () => {
   assert.equal(parseQueryTerms('Office  移転 office 都'), [
-    { kind: 'word', term: 'office', fuzzy: 1 },
+    { kind: 'word', term: 'office', fuzzy: 1, stem: 'offic', joined: null },
     { kind: 'cjk', text: '移転', grams: ['移転'], prefix: false },
     { kind: 'cjk', text: '都', grams: ['都'], prefix: true },
   ])
 })
 
 test('a long CJK query run keeps all its bigrams in order', () => {
-  assert.equal(parseQueryTerms('お知らせ'), [{ kind: 'cjk', text: 'お知らせ', grams: ['お知', '知ら', 'らせ'], prefix: false }])
+  assert.equal(parseQueryTerms('お知らせ'), [{ kind: 'cjk', text: 'オ知ラセ', grams: ['オ知', '知ラ', 'ラセ'], prefix: false }])
 })
 
 test('only words of five or more letters without digits tolerate a typo', () => {
@@ -162,7 +163,13 @@ test('words outside CJK are split as Intl.Segmenter splits them (UAX #29)', () =
       const expected = [...segmenter.segment(normalizeTerm(text))]
         .filter((segment) => segment.isWordLike && /[\p{L}\p{Nd}]/u.test(segment.segment))
         .map((segment) => segment.segment)
-      assert.equal(indexTerms(text), expected, JSON.stringify(text))
+      // Less the joined forms of compounds (after its last word, spanning the compound) and the parts of a word joined by `.` or `_` (inside it).
+      const words = tokenize(text).filter((token, i, all) => !all.slice(0, i).some((before) => before.start >= token.start || token.end <= before.end))
+      assert.equal(
+        words.map((token) => token.term),
+        expected,
+        JSON.stringify(text),
+      )
     }),
     { numRuns: 3000 },
   )
@@ -178,6 +185,116 @@ test('tokenize and indexTerms agree, and offsets always slice the original text'
     }),
     { numRuns: 2000 },
   )
+})
+
+/** Whether a query finds a text by core's rules (every term matches one of the text's terms), as the reference search decides. */
+function finds(query: string, text: string): boolean {
+  const terms = parseQueryTerms(query)
+  const tokens = tokenize(text)
+  return (
+    terms.length > 0 &&
+    terms.every((term) =>
+      term.kind === 'word'
+        ? tokens.some((token) => !token.cjk && wordMatches(term, token.term))
+        : term.grams.every((gram) => tokens.some((token) => token.cjk && (term.prefix ? token.term.startsWith(gram) : token.term === gram))),
+    )
+  )
+}
+
+test('hiragana and katakana are one', () => {
+  assert.equal(indexTerms('ぷらいばしー'), indexTerms('プライバシー'))
+  assert.ok(finds('ぷらいばしー', 'プライバシーポリシー'))
+  assert.ok(finds('プライバシー', 'ぷらいばしー'))
+  assert.equal(indexTerms('ゝあゞ'), indexTerms('ヽアヾ'), 'iteration marks too')
+  // The offsets still point at the text as written.
+  const text = 'ぷらいばしー'
+  assert.equal(
+    tokenize(text).map((token) => text.slice(token.start, token.end)),
+    ['ぷら', 'らい', 'いば', 'ばし', 'し'],
+  )
+})
+
+test('a long-vowel mark ending a kana word is optional, both ways', () => {
+  assert.equal(indexTerms('コンピューター'), indexTerms('コンピュータ'))
+  assert.ok(finds('コンピューター', 'コンピュータの使い方'))
+  assert.ok(finds('コンピュータ', 'コンピューターの使い方'))
+  assert.ok(finds('サーバー管理', 'サーバ管理'))
+  assert.ok(finds('データー', 'データ・ベース'))
+  // Inside a word it stays (ラーメン is not ラメン), and a word of one kana keeps it (カー is not カ).
+  assert.is.not(JSON.stringify(indexTerms('ラーメン')), JSON.stringify(indexTerms('ラメン')))
+  assert.ok(!finds('ラメン', 'ラーメン'))
+  assert.equal(indexTerms('カー'), ['カー', 'ー'])
+  // Hiragana before a katakana word's mark ends the word (the fold comes after).
+  assert.equal(indexTerms('データーの'), ['デー', 'ータ', 'タノ', 'ノ'])
+})
+
+test('separators inside a run of katakana do not break it', () => {
+  const joined = indexTerms('ソフトウェアエンジニア')
+  for (const written of ['ソフトウェア・エンジニア', 'ソフトウェア＝エンジニア', 'ｿﾌﾄｳｪｱ･ｴﾝｼﾞﾆｱ', 'ソフトウェア エンジニア', 'ソフトウェア　エンジニア', 'ソフトウェア゠エンジニア']) {
+    assert.equal(indexTerms(written), joined, written)
+    assert.ok(finds('ソフトウェアエンジニア', written), written)
+  }
+  // Between other scripts they still break.
+  assert.equal(indexTerms('東京 大阪'), ['東京', '京', '大阪', '阪'])
+  assert.equal(indexTerms('ソフト 東京'), ['ソフ', 'フト', 'ト', '東京', '京'])
+})
+
+test('the iteration mark 々 keeps working', () => {
+  assert.ok(finds('人々', '多くの人々が'))
+  assert.ok(finds('時々', '時々雨'))
+  assert.equal(indexTerms('人々'), ['人々', '々'])
+})
+
+test('compounds are also indexed joined: covid19, covid-19 and covid 19 find COVID-19', () => {
+  assert.equal(indexTerms('COVID-19'), ['covid', '19', 'covid19'])
+  assert.equal(indexTerms('e-mail a/b x_y example.com'), ['e', 'mail', 'email', 'a', 'b', 'ab', 'x_y', 'x', 'y', 'xy', 'example.com', 'example', 'com', 'examplecom'])
+  for (const query of ['covid19', 'covid-19', 'covid 19', 'COVID_19', 'covid/19']) assert.ok(finds(query, 'COVID-19 update'), query)
+  for (const text of ['covid19', 'covid-19', 'covid_19', 'covid.19']) assert.ok(finds('covid-19', text), text)
+  assert.ok(finds('email', 'send an e-mail'))
+  assert.ok(finds('e-mail', 'send an email'))
+  // Spaces and other punctuation make no compound.
+  assert.equal(indexTerms('a - b, c+d'), ['a', 'b', 'c', 'd'])
+  assert.is(joinedForm('-a-'), null)
+})
+
+test('English word forms are found by their Porter2 stem', () => {
+  assert.ok(finds('learning', 'We learned a lot'))
+  assert.ok(finds('migrating', 'Database migration guide'))
+  assert.ok(finds('migration', 'Migrating the database'))
+  assert.ok(finds('happiness', 'a happy customer'))
+  assert.ok(!finds('running', 'a runny nose'), 'another stem')
+  assert.is(stemOf('naïve'), null, 'only a–z words are stemmed')
+  assert.is(stemOf('ab'), null)
+  assert.ok(stemMatches('hope', 'hoping'))
+})
+
+test('an exact form ranks above a stemmed one, above a typo, above a prefix', () => {
+  const [learning] = parseQueryTerms('learning')
+  if (learning?.kind !== 'word') throw new Error('a word')
+  assert.is(wordMatchWeight(learning, 'learning'), MATCH_WEIGHTS.exact)
+  assert.is(wordMatchWeight(learning, 'learned'), MATCH_WEIGHTS.stem)
+  assert.is(wordMatchWeight(learning, 'lerning'), MATCH_WEIGHTS.typo)
+  assert.ok(wordMatchWeight(learning, 'learningxyz') < MATCH_WEIGHTS.typo)
+  assert.ok(MATCH_WEIGHTS.exact > MATCH_WEIGHTS.stem && MATCH_WEIGHTS.stem > MATCH_WEIGHTS.typo && MATCH_WEIGHTS.typo > MATCH_WEIGHTS.prefix)
+  for (let length = 1; length < 60; length++) for (let extra = 1; extra < 60; extra++) assert.ok(prefixWeightOf(length + extra, extra) < MATCH_WEIGHTS.typo)
+})
+
+function prefixWeightOf(keyLength: number, extra: number): number {
+  const term = { kind: 'word' as const, term: 'x'.repeat(keyLength - extra), fuzzy: 0 as const, stem: null, joined: null }
+  return wordMatchWeight(term, 'x'.repeat(keyLength))
+}
+
+test('-word is excluded; a lone -, a - inside a word and quotes are plain text, never an error', () => {
+  const words = (terms: ReturnType<typeof parseQueryTerms>) => terms.map((term) => (term.kind === 'word' ? term.term : term.text))
+  const { terms, excluded } = parseQuery('learning -database "a phrase" - x-y －移転 -COVID-19')
+  assert.equal(words(terms), ['learning', 'a', 'phrase', 'x', 'y'])
+  assert.equal(words(excluded), ['database', '移転', 'covid', '19'])
+  for (const query of ['-', '""', '- -', '"', '"unbalanced', '--x', '😀', '-'.repeat(500)]) {
+    const parsed = parseQuery(query)
+    assert.ok(Array.isArray(parsed.terms) && Array.isArray(parsed.excluded), query)
+  }
+  assert.equal(words(parseQuery('"unbalanced quote').terms), ['unbalanced', 'quote'])
+  assert.equal(words(parseQuery('--x').excluded), [], 'only a single - right before the word excludes it')
 })
 
 test.run()

@@ -15,14 +15,24 @@
  *   `Intl.Segmenter` applies, written as one regular expression because the segmenter's cost
  *   per segment would make indexing many times slower: letters and digits form a word,
  *   `don't`, `example.com`, `a:b` and `3.14`, `1,000` stay whole, `e-mail` is `e` and `mail`.
- *   A test checks that it splits like `Intl.Segmenter`.
+ *   A test checks that it splits like `Intl.Segmenter`;
+ * - letters and digits joined by `-`, `.`, `/` or `_` (a compound: `covid-19`, `e-mail`,
+ *   `example.com`, `covid_19`) are also indexed joined (`covid19`, `email`, `examplecom`), after
+ *   the compound's last word, so that a compound is found however it is written (see `joinedForm`);
+ *   a word UAX #29 keeps whole across `.` or `_` is followed by its parts (`example`, `com`);
+ * - Japanese spelling variants that are one word to a reader are one term: hiragana folds to
+ *   katakana (`ぷらいばしー` is `プライバシー`); a long-vowel mark `ー` that ends a kana word of
+ *   two or more characters is dropped (`コンピューター` is `コンピュータ`, the JIS and 外来語
+ *   conventions); `・`, `=` (`＝`), `゠` and spaces between two katakana join them into one run
+ *   (`ソフトウェア・エンジニア` is `ソフトウェアエンジニア`). Offsets still point at the text as
+ *   written: a bigram may span a dropped mark or a separator.
  */
 
 /**
  * Changes whenever `indexTerms` may give different terms for the same text: an engine that
  * keeps an index across restarts rebuilds it then.
  */
-export const ANALYZER_VERSION = 2
+export const ANALYZER_VERSION = 3
 
 /** One term of analysed text, with where it came from in the original string. */
 export interface Token {
@@ -50,7 +60,10 @@ const LETTER_BEHIND = String.raw`[[\p{L}\p{M}\p{Cf}]--[${CJK}${COMPLEX}]]`
 const EXTEND = String.raw`[\p{M}\p{Cf}]*`
 // UAX #29 WB6/7 (letter MidLetter letter) and WB11/12 (digit MidNum digit).
 const WORD = `${WORD_START}${WORD_CHAR}*(?:(?:(?<=${LETTER_BEHIND})[:.'’·]${EXTEND}(?=${LETTER_AHEAD})|(?<=${DIGIT})[.,;'’]${EXTEND}(?=${DIGIT}))${WORD_CHAR}+)*`
-const PIECES = new RegExp(`(?<cjk>(?:[${CJK}]\\p{M}*)+)|(?<complex>[${COMPLEX}]+)|(?<word>${WORD})`, 'gv')
+// Separators a run of katakana goes on across (`・`, `＝` after NFKC, `゠`, spaces): `ソフトウェア・エンジニア` is one run.
+const KATAKANA_JOINERS = String.raw`\u30fb=\u30a0 `
+const KATAKANA_JOIN = String.raw`(?<=[\p{Script=Katakana}\u30fc]\p{M}*)[${KATAKANA_JOINERS}]+(?=\p{Script=Katakana})`
+const PIECES = new RegExp(`(?<cjk>(?:[${CJK}]\\p{M}*)(?:[${CJK}]\\p{M}*|${KATAKANA_JOIN})*)|(?<complex>[${COMPLEX}]+)|(?<word>${WORD})`, 'gv')
 const CJK_CHAR = new RegExp(`^[${CJK}]`, 'v')
 const MARK = /^\p{M}/u
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{Nd}]/u
@@ -208,6 +221,27 @@ export function isTermBreak(code: number): boolean {
   return code === 0x3001 || code === 0x3002 || (code >= 0x300c && code <= 0x300f)
 }
 
+/**
+ * `isTermBreak` of the code unit at `at` of normalised text, where a term may also span a
+ * separator: a katakana separator between katakana (`ソフトウェア・エンジニア` is one run), a
+ * joiner between the words of a compound (`covid-19` is also indexed `covid19`).
+ */
+export function isTermBreakAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at)
+  if (!isTermBreak(code)) return false
+  if (isWordJoiner(code)) return !joinsCompound(text, at, at + 1)
+  if (code !== 0x20 && code !== 0x3d) return true
+  let before = at - 1
+  while (before >= 0 && KATAKANA_JOINER.test(text.charAt(before))) before--
+  let after = at + 1
+  while (after < text.length && KATAKANA_JOINER.test(text.charAt(after))) after++
+  return !(before >= 0 && after < text.length && KATAKANA_BEFORE.test(text.slice(Math.max(0, before - 1), before + 1)) && KATAKANA_AT.test(text.charAt(after)))
+}
+
+const KATAKANA_AT = /^\p{Script=Katakana}/u
+// Hint: a katakana (or long-vowel mark) ending the two code units, a combining mark after it allowed.
+const KATAKANA_BEFORE = /[\p{Script=Katakana}\u30fc]\p{M}?$/u
+
 const ASCII_BREAK = new Uint8Array(128)
 for (const char of '!"#$%&()*+-/<=>?@[\\]^`{|}~\u007f') ASCII_BREAK[char.charCodeAt(0)] = 1
 
@@ -251,11 +285,38 @@ function analyze(text: string, sink: Sink, pairSink?: PairSink, to = text.length
 
 /** `analyze` with the expression instance to scan with. */
 function scan(text: string, sink: Sink, pairSink: PairSink | undefined, to: number, pieces: RegExp): void {
+  // The compound the last word belongs to (see `joinedForm`): where it starts, and where its last word ends.
+  let compoundStart = -1
+  let compoundEnd = -1
+  // Whether it holds a joiner (most words are compounds of one word without any: nothing to join).
+  let joiner = false
+  const flush = (): void => {
+    if (compoundStart < 0) return
+    const joined = joiner ? joinedForm(text.slice(compoundStart, compoundEnd)) : null
+    if (joined !== null) sink(joined, compoundStart, compoundEnd, false, compoundEnd)
+    compoundStart = -1
+  }
   // Hint: `exec` with numbered groups; `matchAll` and `groups` allocate per match (indexing runs this over every item).
   // Hint: no search past `to` once a term reaches it (it would find, and drop, the next stretch's first term).
   for (let match = pieces.exec(text); match !== null && match.index < to; match = pieces.lastIndex < to ? pieces.exec(text) : null) {
     const start = match.index
     const [, cjk, complex, word] = match
+    if (word !== undefined) {
+      if (!(isAsciiAlphanumeric(word.charCodeAt(0)) || HAS_LETTER_OR_DIGIT.test(word))) continue
+      if (compoundStart >= 0 && joinsCompound(text, compoundEnd, start)) joiner = true
+      else {
+        flush()
+        compoundStart = start
+        joiner = false
+      }
+      compoundEnd = start + word.length
+      sink(word, start, compoundEnd, false, compoundEnd)
+      const parts = wordParts(word)
+      if (parts !== null) joiner = true
+      if (parts !== null) for (const [from, to] of parts) sink(word.slice(from, to), start + from, start + to, false, start + to)
+      continue
+    }
+    flush()
     if (cjk !== undefined) emitCjkRun(cjk, start, sink, pairSink)
     else if (complex !== undefined) {
       for (const segment of wordSegmenter.segment(complex)) {
@@ -263,41 +324,176 @@ function scan(text: string, sink: Sink, pairSink: PairSink | undefined, to: numb
         const at = start + segment.index
         sink(segment.segment, at, at + segment.segment.length, false, at + segment.segment.length)
       }
-    } else if (word !== undefined && (isAsciiAlphanumeric(word.charCodeAt(0)) || HAS_LETTER_OR_DIGIT.test(word))) {
-      sink(word, start, start + word.length, false, start + word.length)
     }
   }
+  flush()
+}
+
+const INNER_JOINER = /[._]/
+const PART = /[^._]+/g
+
+/**
+ * The parts of a word joined by `.` or `_` (which UAX #29 keeps whole: `example.com`,
+ * `covid_19`) as offsets into it, when it has two or more holding a letter or digit; else
+ * `null`. The analyzer indexes them after the word: a compound is also found by its words apart.
+ */
+export function wordParts(word: string): [from: number, to: number][] | null {
+  if (!INNER_JOINER.test(word)) return null
+  const parts: [number, number][] = []
+  for (let match = PART.exec(word); match !== null; match = PART.exec(word)) {
+    if (HAS_LETTER_OR_DIGIT.test(match[0])) parts.push([match.index, match.index + match[0].length])
+  }
+  return parts.length < 2 ? null : parts
+}
+
+/** Whether `-`, `.`, `/` or `_`. */
+export function isWordJoiner(code: number): boolean {
+  return code === 0x2d || code === 0x2e || code === 0x2f || code === 0x5f
+}
+
+/**
+ * Whether a word starting at `start` continues the compound whose last word ends at `end`: one
+ * joiner (`isWordJoiner`) between them, a letter or digit on both sides.
+ */
+export function joinsCompound(text: string, end: number, start: number): boolean {
+  return start === end + 1 && isWordJoiner(text.charCodeAt(end)) && isLetterOrDigitAt(text, end - 1) && isLetterOrDigitAt(text, start)
+}
+
+function isLetterOrDigitAt(text: string, at: number): boolean {
+  if (at < 0 || at >= text.length) return false
+  const code = text.charCodeAt(at)
+  if (code < 0x80) return isAsciiAlphanumeric(code)
+  const from = code >= 0xdc00 && code <= 0xdfff && at > 0 ? at - 1 : at
+  return HAS_LETTER_OR_DIGIT.test(String.fromCodePoint(text.codePointAt(from) ?? 0))
+}
+
+const JOINED_AWAY = /(?<=[\p{L}\p{N}\p{M}])[-./_]+(?=[\p{L}\p{N}])/gu
+const MAY_JOIN = /[-./_]/
+
+/**
+ * A compound's joined form (CONTRACT §5 as this analyzer extends it): the `-`, `.`, `/` and `_`
+ * between its letters and digits removed (`covid-19` → `covid19`, `e-mail` → `email`), or
+ * `null` when there are none (nothing to index besides its words).
+ */
+export function joinedForm(compound: string): string | null {
+  if (!MAY_JOIN.test(compound)) return null
+  const joined = compound.replace(JOINED_AWAY, '')
+  return joined === compound ? null : joined
 }
 
 function isAsciiAlphanumeric(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a)
 }
 
-/** Bigrams of a CJK run, then its last character; a character keeps its combining marks (e.g. variation selectors). */
+/**
+ * The terms of one CJK run as `emitCjkRun` gives them (`run` normalised, as the analyzer's
+ * expression finds it), for an engine's own faster scan of plain text.
+ */
+export function forEachCjkRunTerm(run: string, sink: (term: string, cjk: boolean) => void, pairSink: PairSink): void {
+  emitCjkRun(run, 0, (term) => sink(term, true), pairSink)
+}
+
+/**
+ * Where a run of CJK characters ending before `at` of normalised text goes on across katakana
+ * separators (`ソフトウェア・エンジニア`): the offset of the katakana after them, else -1.
+ */
+export function katakanaRunGoesOn(text: string, at: number): number {
+  if (at === 0 || !KATAKANA_JOINER.test(text.charAt(at))) return -1
+  if (!KATAKANA_BEFORE.test(text.slice(Math.max(0, at - 2), at))) return -1
+  let after = at + 1
+  while (after < text.length && KATAKANA_JOINER.test(text.charAt(after))) after++
+  return after < text.length && KATAKANA_AT.test(text.charAt(after)) ? after : -1
+}
+
+/** `text.slice(from, to)` with its hiragana folded to katakana (`foldKanaCode`). */
+function foldedSlice(text: string, from: number, to: number): string {
+  let out = ''
+  for (let i = from; i < to; i++) out += String.fromCharCode(foldKanaCode(text.charCodeAt(i)))
+  return out
+}
+
+/** Hiragana folded to katakana, a code unit at a time (offsets carry over): a hiragana letter (or iteration mark) becomes its katakana. */
+export function foldKanaCode(code: number): number {
+  return (code >= 0x3041 && code <= 0x3096) || code === 0x309d || code === 0x309e ? code + 0x60 : code
+}
+
+const LONG_VOWEL = 0x30fc
+// What `emitCjkRun` handles apart from plain characters: a long-vowel mark, or a katakana separator.
+const SPECIAL_IN_RUN = new RegExp(`[\u30fc${KATAKANA_JOINERS}]`)
+const KATAKANA_JOINER = new RegExp(`^[${KATAKANA_JOINERS}]$`)
+
+/** 1 for katakana, 2 for hiragana, 0 for anything else (the long-vowel mark included). */
+function kanaScript(code: number): number {
+  if ((code >= 0x30a1 && code <= 0x30fa) || code === 0x30fd || code === 0x30fe || (code >= 0x31f0 && code <= 0x31ff)) return 1
+  if ((code >= 0x3041 && code <= 0x3096) || code === 0x309d || code === 0x309e) return 2
+  return 0
+}
+
+/**
+ * Bigrams of a CJK run, then its last character; a character keeps its combining marks (e.g.
+ * variation selectors). Katakana separators inside the run are skipped, a long-vowel mark that
+ * ends a kana word is dropped (see `endsKanaWord`), hiragana is folded to katakana.
+ */
 function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink): void {
-  if (!MAY_HOLD_MARKS.test(run)) {
+  if (!MAY_HOLD_MARKS.test(run) && !SPECIAL_IN_RUN.test(run)) {
     // Every code unit is a character of its own (the usual case): no bounds to work out.
-    if (pairSink !== undefined) for (let k = 0; k + 1 < run.length; k++) pairSink(run.charCodeAt(k), run.charCodeAt(k + 1))
-    else for (let k = 0; k + 1 < run.length; k++) sink(run.slice(k, k + 2), base + k, base + k + 2, true, base + k + 1)
-    sink(run.slice(run.length - 1), base + run.length - 1, base + run.length, true, base + run.length)
+    const n = run.length
+    if (pairSink !== undefined) for (let k = 0; k + 1 < n; k++) pairSink(foldKanaCode(run.charCodeAt(k)), foldKanaCode(run.charCodeAt(k + 1)))
+    else for (let k = 0; k + 1 < n; k++) sink(String.fromCharCode(foldKanaCode(run.charCodeAt(k)), foldKanaCode(run.charCodeAt(k + 1))), base + k, base + k + 2, true, base + k + 1)
+    sink(String.fromCharCode(foldKanaCode(run.charCodeAt(n - 1))), base + n - 1, base + n, true, base + n)
     return
   }
-  // Start offsets (within `run`) of its characters, and the run's end.
-  const bounds: number[] = []
+  // Start and end offsets (within `run`) of the characters kept.
+  const starts: number[] = []
+  const ends: number[] = []
+  // Whether the last character was kept (a combining mark goes with its character, kept or dropped).
+  let kept = false
   for (let i = 0; i < run.length; ) {
     const code = run.codePointAt(i) ?? 0
     const length = code > 0xffff ? 2 : 1
-    if (bounds.length === 0 || !mayBeMark(code) || !MARK.test(run.slice(i, i + length))) bounds.push(i)
+    if (starts.length > 0 && mayBeMark(code) && MARK.test(run.slice(i, i + length))) {
+      if (kept) ends[ends.length - 1] = i + length
+    } else if (!KATAKANA_JOINER.test(run.charAt(i)) && !(code === LONG_VOWEL && endsKanaWord(run, i))) {
+      starts.push(i)
+      ends.push(i + length)
+      kept = true
+    } else kept = false
     i += length
   }
-  bounds.push(run.length)
-  for (let k = 0; k + 2 < bounds.length; k++) {
-    const from = bounds[k] ?? 0
-    const to = bounds[k + 2] ?? 0
-    sink(run.slice(from, to), base + from, base + to, true, base + (bounds[k + 1] ?? 0))
+  if (starts.length === 0) return
+  const char = (k: number): string => foldedSlice(run, starts[k] ?? 0, ends[k] ?? 0)
+  for (let k = 0; k + 1 < starts.length; k++) {
+    const gram = char(k) + char(k + 1)
+    if (pairSink !== undefined && gram.length === 2) pairSink(gram.charCodeAt(0), gram.charCodeAt(1))
+    else sink(gram, base + (starts[k] ?? 0), base + (ends[k + 1] ?? 0), true, base + (ends[k] ?? 0))
   }
-  const last = bounds[bounds.length - 2] ?? 0
-  sink(run.slice(last), base + last, base + run.length, true, base + run.length)
+  const last = starts.length - 1
+  sink(char(last), base + (starts[last] ?? 0), base + (ends[last] ?? 0), true, base + (ends[last] ?? 0))
+}
+
+/**
+ * Whether the long-vowel mark at `at` ends a kana word of two or more characters before it
+ * (`コンピューター`, `サーバー管理`, `データーの`; not `ラーメン`, nor `カー`): what follows
+ * it is not kana of the script before it (the run's end, a separator, kanji, the other script).
+ */
+function endsKanaWord(run: string, at: number): boolean {
+  const next = run.charCodeAt(at + 1)
+  if (next === LONG_VOWEL) return false
+  let script = 0
+  let length = 0
+  // Hint: two characters back decide it: a walk over the whole word would make a run of `アーアー…` quadratic.
+  for (let i = at - 1; i >= 0 && (script === 0 || length < 2); i--) {
+    const code = run.charCodeAt(i)
+    const own = kanaScript(code)
+    if (own === 0 && code !== LONG_VOWEL) break
+    if (own !== 0) {
+      if (script === 0) script = own
+      else if (own !== script) break
+    }
+    length++
+  }
+  if (script === 0 || length < 2) return false
+  return Number.isNaN(next) || kanaScript(next) !== script
 }
 
 /** Cheap pre-check: CJK letters (U+3040…U+FDFF but two kana marks) are never combining marks. */

@@ -1,7 +1,7 @@
 import type { Token } from './analyzer.ts'
-import { isTermBreak, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
+import { foldKanaCode, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
-import { wordMatches } from './query-terms.ts'
+import { stemRoot, wordMatches } from './query-terms.ts'
 
 /** A matched stretch of text: UTF-16 offsets, `end` exclusive. */
 export interface Span {
@@ -38,6 +38,7 @@ const SPECIAL = /[&<>"']/
 export class MatchText {
   readonly text: string
   #normalized: string | null | undefined
+  #joined: string | null | undefined
 
   constructor(text: string) {
     this.text = text
@@ -50,6 +51,16 @@ export class MatchText {
     }
     return this.#normalized
   }
+
+  /** `normalized` without the joiners inside its compounds (`covid-19` → `covid19`), or `null` when it has no compound. */
+  get joined(): string | null {
+    if (this.#joined === undefined) {
+      const normalized = this.normalized
+      this.#joined = normalized !== null && hasCompound(normalized) ? normalized.replace(JOINERS, '') : null
+    }
+    return this.#joined
+  }
+
 }
 
 /**
@@ -70,38 +81,72 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
   let tokens: Token[]
   if (normalized === null) tokens = tokenize(text)
   else {
+    // A word may match the joined form of a compound (`covid19` in `COVID-19`): looked for in the text without its joiners.
+    const joined = source.joined
+    const joinedOnly = joined === null ? [] : terms.filter((term) => term.kind === 'word' && joined.includes(term.term) && !mayOccur(normalized, term))
     // Most texts of a hit hold none of the terms (a word found in the title only): skip them.
     // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
-    if (!terms.some((term) => mayOccur(normalized, term))) return []
+    if (joinedOnly.length === 0 && !terms.some((term) => mayOccur(normalized, term))) return []
     // CJK terms of plain characters are found as substrings; only the others need the text's tokens.
     const tokenized: QueryTerm[] = []
+    // Hint: a run joined across katakana separators has bigrams that are no substrings of the text.
+    const separated = terms.some((term) => term.kind === 'cjk') && KATAKANA_SEPARATED.test(normalized)
     for (const term of terms) {
-      if (term.kind === 'cjk' && isPlainRun(term)) spans.push(...cjkSpansIn(normalized, term))
+      if (term.kind === 'cjk' && !separated && isPlainRun(term)) spans.push(...cjkSpansIn(normalized, term))
       else tokenized.push(term)
     }
-    if (tokenized.length === 0) return mergeSpans(spans)
+    if (tokenized.length === 0) return mergeSpans(withLongVowels(text, spans))
     terms = tokenized
-    tokens = tokensAround(normalized, terms)
+    tokens = tokensAround(normalized, terms, joinedOnly.map((term) => (term.kind === 'word' ? String.fromCodePoint(term.term.codePointAt(0) ?? 0) : '')))
   }
   for (const term of terms) {
     if (term.kind === 'word') {
       for (const token of tokens) if (!token.cjk && wordMatches(term, token.term)) spans.push({ start: token.start, end: token.end })
     } else spans.push(...cjkSpans(tokens, term))
   }
-  return mergeSpans(spans)
+  return mergeSpans(withLongVowels(text, spans))
 }
 
-/** Whether a CJK term is characters of the BMP without combining marks (its text then is its characters, its grams their pairs). */
+const JOINERS = /[-./_]/g
+// The katakana hiragana folds to (`foldKanaCode`).
+const KATAKANA_FOLDED = /[\u30a1-\u30f6\u30fd\u30fe]/
+
+/** Whether normalised text holds a compound (`joinsCompound`: a joiner between a letter or digit and another), found by `indexOf` (most text has periods, few compounds). */
+function hasCompound(text: string): boolean {
+  for (const joiner of '-./_') {
+    for (let at = text.indexOf(joiner, 1); at > 0; at = text.indexOf(joiner, at + 1)) if (joinsCompound(text, at, at + 1)) return true
+  }
+  return false
+}
+
+/** Spans ending on kana followed by long-vowel marks take the marks in (the analyzer may drop one there: `プライバシ` marks `プライバシー`). */
+function withLongVowels(text: string, spans: Span[]): Span[] {
+  for (const span of spans) {
+    if (span.end <= span.start || !KANA.test(text.charAt(span.end - 1))) continue
+    while (text.charCodeAt(span.end) === 0x30fc || text.charCodeAt(span.end) === 0xff70) span.end++
+  }
+  return spans
+}
+
+const KANA = /^[\p{Script=Hiragana}\p{Script=Katakana}]$/u
+
+/**
+ * Whether a CJK term is characters of the BMP without combining marks (its text then is its
+ * characters, its grams their pairs), and without a long-vowel mark (which the analyzer drops
+ * where it ends a word: the text's characters are then not its terms).
+ */
 function isPlainRun(term: Extract<QueryTerm, { kind: 'cjk' }>): boolean {
+  if (term.text.includes('\u30fc')) return false
   return term.prefix ? term.text.length === 1 && !SURROGATE.test(term.text) : term.grams.every((gram) => gram.length === 2 && !SURROGATE.test(gram))
 }
 
 const SURROGATE = /[\ud800-\udfff]/
+const KATAKANA_SEPARATED = /[\p{Script=Katakana}\u30fc]\p{M}*[\u30fb=\u30a0 ]+\p{Script=Katakana}/u
 const MARK_AT = /\p{M}/uy
 
 /**
- * `cjkSpans` for a plain run (`isPlainRun`) in normalised text that keeps its offsets, without
- * tokens: the run's bigrams stand consecutively in one of the text's runs exactly where its
+ * `cjkSpans` for a plain run (`isPlainRun`) in normalised text that keeps its offsets (its kana
+ * compared folded), without tokens: the run's bigrams stand consecutively in one of the text's runs exactly where its
  * characters stand in the text — not followed by a combining mark, which would belong to the
  * last character's bigram. A one-character run marks each of its occurrences and the marks
  * that follow it.
@@ -109,7 +154,7 @@ const MARK_AT = /\p{M}/uy
 function cjkSpansIn(normalized: string, term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {
   const spans: Span[] = []
   if (term.prefix) {
-    for (let at = normalized.indexOf(term.text); at >= 0; at = normalized.indexOf(term.text, at + 1)) {
+    for (let at = indexIn(normalized, term.text, 0, true); at >= 0; at = indexIn(normalized, term.text, at + 1, true)) {
       let end = at + term.text.length
       while (markAt(normalized, end)) end++
       spans.push({ start: at, end })
@@ -117,7 +162,7 @@ function cjkSpansIn(normalized: string, term: Extract<QueryTerm, { kind: 'cjk' }
     return spans
   }
   const occurrences = (needle: string): void => {
-    for (let at = normalized.indexOf(needle); at >= 0; at = normalized.indexOf(needle, at + 1)) {
+    for (let at = indexIn(normalized, needle, 0, true); at >= 0; at = indexIn(normalized, needle, at + 1, true)) {
       if (!markAt(normalized, at + needle.length)) spans.push({ start: at, end: at + needle.length })
     }
   }
@@ -135,17 +180,24 @@ function markAt(text: string, at: number): boolean {
 
 /**
  * The tokens of `normalized` that any of `terms` may match, in order: those of the stretches
- * between term breaks (see `isTermBreak`) that hold a substring every match needs (see
+ * between term breaks (see `isTermBreakAt`) that hold a substring every match needs (see
  * `needlesOf`), instead of tokenizing the whole text. A word term then sees every token it
  * matches; a CJK term every bigram of its runs, with the bigrams of one run consecutive as in
  * the whole text (a run lies in one stretch, and ends with a one-character token, which no
  * bigram of a query equals: runs of different stretches never chain).
  */
-function tokensAround(normalized: string, terms: readonly QueryTerm[]): Token[] {
+function tokensAround(normalized: string, terms: readonly QueryTerm[], more: readonly string[] = []): Token[] {
   const starts: number[] = []
   let needles = 0
   for (const term of terms) {
+    const kana = term.kind === 'cjk'
     for (const needle of needlesOf(term).around) {
+      needles++
+      for (let at = indexIn(normalized, needle, 0, kana); at >= 0; at = indexIn(normalized, needle, at + 1, kana)) starts.push(at)
+    }
+  }
+  for (const needle of more) {
+    if (needle !== '') {
       needles++
       for (let at = normalized.indexOf(needle); at >= 0; at = normalized.indexOf(needle, at + 1)) starts.push(at)
     }
@@ -160,27 +212,25 @@ function tokensAround(normalized: string, terms: readonly QueryTerm[]): Token[] 
     let plain = true
     let from = at
     for (; from > done; from--) {
-      const code = normalized.charCodeAt(from - 1)
-      if (isTermBreak(code)) break
-      plain &&= isPlainWordChar(code)
+      if (isTermBreakAt(normalized, from - 1)) break
+      plain &&= isPlainWordChar(normalized.charCodeAt(from - 1))
     }
     let to = at
     for (; to < normalized.length; to++) {
-      const code = normalized.charCodeAt(to)
-      if (isTermBreak(code)) break
-      plain &&= isPlainWordChar(code)
+      if (isTermBreakAt(normalized, to)) break
+      plain &&= isPlainWordChar(normalized.charCodeAt(to))
     }
-    // Hint: a plain stretch is one word (as the analyzer's expression reads it), or nothing when it is all `_`.
+    // Hint: a plain stretch is one word (as the analyzer's expression reads it).
     if (!plain) tokenizeStretch(normalized, from, to, tokens)
-    else if (/[^_]/.test(normalized.slice(from, to))) tokens.push({ term: normalized.slice(from, to), start: from, end: to, cjk: false, headEnd: to })
+    else tokens.push({ term: normalized.slice(from, to), start: from, end: to, cjk: false, headEnd: to })
     done = to
   }
   return tokens
 }
 
-/** `a`-`z`, `0`-`9` and `_`. */
+/** `a`-`z` and `0`-`9` (`_` joins a compound, also indexed joined: the analyzer reads it). */
 function isPlainWordChar(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)
 }
 
 /** Substrings of normalised text that matches of a term contain (see `needlesOf`). */
@@ -197,18 +247,24 @@ const NEEDLES = new WeakMap<QueryTerm, Needles>()
 /**
  * The substrings every match of `term` contains one of: a word, or also its halves when it
  * tolerates a typo (an edit at or after the middle leaves the first half, one before it the
- * second); a CJK run's grams, or for a one-character run, its character.
+ * second), its stem's root (every form of the stem begins with it), and the first character of
+ * its compound's joined form (a compound's text begins with it, however it is joined); a CJK
+ * run's grams, or for a one-character run, its character.
  */
 function needlesOf(term: QueryTerm): Needles {
   let needles = NEEDLES.get(term)
   if (needles === undefined) {
     if (term.kind === 'cjk') needles = { gate: term.grams, around: term.prefix ? [term.text] : [...new Set(term.grams)] }
-    else if (term.fuzzy === 0) needles = { gate: [term.term], around: [term.term] }
     else {
-      const chars = [...term.term]
-      const half = Math.floor(chars.length / 2)
-      const gate = [term.term, chars.slice(0, half).join(''), chars.slice(half + 1).join('')]
-      // Hint: an empty half would match everywhere (and never happens: typos need five letters).
+      const gate = [term.term]
+      if (term.fuzzy > 0) {
+        const chars = [...term.term]
+        const half = Math.floor(chars.length / 2)
+        // Hint: an empty half would match everywhere (and never happens: typos need five letters).
+        gate.push(chars.slice(0, half).join(''), chars.slice(half + 1).join(''))
+      }
+      if (term.stem !== null) gate.push(stemRoot(term.stem))
+      if (term.joined !== null) gate.push(String.fromCodePoint(term.joined.codePointAt(0) ?? 0))
       needles = { gate, around: [...new Set(gate)].filter((needle) => needle !== '') }
     }
     NEEDLES.set(term, needles)
@@ -335,7 +391,30 @@ function markSpans(text: string, spans: readonly Span[], from: number, to: numbe
  * before it the second); a CJK run's matches contain one of its grams. `false` is certain.
  */
 export function mayOccur(normalized: string, term: QueryTerm): boolean {
+  if (term.kind === 'cjk') return needlesOf(term).gate.some((needle) => indexIn(normalized, needle, 0, true) >= 0)
   return needlesOf(term).gate.some((needle) => normalized.includes(needle))
+}
+
+/**
+ * Where `needle` stands in `text` from `from` on (-1: nowhere); with `kana`, comparing the
+ * text's hiragana as katakana (the analyzer's fold: CJK query grams are folded), without
+ * making the folded text.
+ */
+function indexIn(text: string, needle: string, from: number, kana: boolean): number {
+  // Hint: a needle without katakana (kanji, Hangul) equals only itself in the text: the native search.
+  if (!kana || !KATAKANA_FOLDED.test(needle)) return text.indexOf(needle, from)
+  const first = needle.charCodeAt(0)
+  // The hiragana the needle's first character may stand for, else itself.
+  const hiragana = first === foldKanaCode(first - 0x60) ? first - 0x60 : first
+  const last = text.length - needle.length
+  for (let at = from; at <= last; at++) {
+    const code = text.charCodeAt(at)
+    if (code !== first && code !== hiragana) continue
+    let k = 1
+    while (k < needle.length && foldKanaCode(text.charCodeAt(at + k)) === needle.charCodeAt(k)) k++
+    if (k === needle.length) return at
+  }
+  return -1
 }
 
 function cjkSpans(tokens: readonly Token[], term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {

@@ -1,35 +1,69 @@
+import { stem as porter2 } from 'porter2'
 import type { Token } from './analyzer.ts'
 import { tokenize } from './analyzer.ts'
 
 /**
  * One term of a search query (CONTRACT §5). Every term must match (AND).
- * - `word`: a term outside the CJK scripts; matches index terms it is a prefix of, and with
+ * - `word`: a term outside the CJK scripts; matches index terms it is a prefix of, with
  *   `fuzzy` 1 also terms one typo away from it (see `withinOneEdit`: one character inserted,
- *   deleted or substituted, or two adjacent ones swapped).
+ *   deleted or substituted, or two adjacent ones swapped), with a `stem` the English words of
+ *   that stem (see `stemMatches`), and with `joined` (the word is part of a compound such as
+ *   `covid-19`, see the analyzer's `joinedForm`) the terms that compound's joined form is a
+ *   prefix of: `covid-19` finds `covid19`, and `covid19` finds `COVID-19` (indexed joined too).
  * - `cjk`: a run of CJK characters; matches when every one of its `grams` (bigrams, or the one
  *   character of a one-character run, matched as a prefix) is in the item: a phrase-like match.
  */
 export type QueryTerm =
-  | { kind: 'word'; term: string; fuzzy: 0 | 1 }
+  | { kind: 'word'; term: string; fuzzy: 0 | 1; stem: string | null; joined: string | null }
   | { kind: 'cjk'; text: string; grams: string[]; prefix: boolean }
 
 /** A word needs this many letters before one typo is tolerated. */
 export const FUZZY_MIN_LETTERS = 5
 
-/** The terms of a query, each once, in order. Empty when it holds no word (only punctuation). */
+/**
+ * How much each kind of match of a query word counts (the ranking's second rule, see
+ * `README`): the word as typed, then another form of its stem, then one typo, then a longer
+ * word it begins. Typo and prefix weights shrink a little with the distance, never to the
+ * next kind's: a search engine multiplies a posting's weight by them.
+ */
+export const MATCH_WEIGHTS = { exact: 1, stem: 0.6, typo: 0.42, prefix: 0.375 } as const
+
+/** The weight of a prefix match: `key` is `extra` characters longer than what it starts with. */
+export function prefixWeight(keyLength: number, extra: number): number {
+  return extra === 0 ? MATCH_WEIGHTS.exact : (MATCH_WEIGHTS.prefix * keyLength) / (keyLength + 0.3 * extra)
+}
+
+/** The terms of a query, each once, in order, less the excluded ones (see `parseQuery`). Empty when it holds no word (only punctuation). */
 export function parseQueryTerms(query: string): QueryTerm[] {
+  return parseQuery(query).terms
+}
+
+/**
+ * A query's terms and its excluded terms (`-word`: a word, compound or CJK run right after a
+ * `-` that starts the query or follows a space), each once, in order. A `-` anywhere else, or
+ * alone, is punctuation, as are quotes: `"a phrase"` is its words.
+ */
+export function parseQuery(query: string): { terms: QueryTerm[]; excluded: QueryTerm[] } {
   const terms: QueryTerm[] = []
+  const excluded: QueryTerm[] = []
   const seen = new Set<string>()
+  let into = terms
   const add = (key: string, term: QueryTerm): void => {
-    if (seen.has(key)) return
-    seen.add(key)
-    terms.push(term)
+    const keyed = `${into === terms ? '+' : '-'}${key}`
+    if (seen.has(keyed)) return
+    seen.add(keyed)
+    into.push(term)
   }
   for (const run of runs(tokenize(query))) {
     const first = run[0]
     if (first === undefined) continue
+    into = isExcluded(query, first.start) ? excluded : terms
     if (!first.cjk) {
-      add(`w:${first.term}`, { kind: 'word', term: first.term, fuzzy: isFuzzy(first.term) ? 1 : 0 })
+      // A compound's words are followed by its joined form, which spans them (the analyzer's order).
+      const joined = run.length > 1 ? (run[run.length - 1]?.term ?? null) : null
+      for (const token of joined === null ? run : run.slice(0, -1)) {
+        add(`w:${token.term}:${joined ?? ''}`, { kind: 'word', term: token.term, fuzzy: isFuzzy(token.term) ? 1 : 0, stem: stemOf(token.term), joined })
+      }
       continue
     }
     // A run of n ≥ 2 characters yields n-1 bigrams then its last character: keep the bigrams.
@@ -37,12 +71,59 @@ export function parseQueryTerms(query: string): QueryTerm[] {
     const text = grams.map((gram) => firstChar(gram)).join('') + (run.length === 1 ? '' : (run[run.length - 1]?.term ?? ''))
     add(`c:${text}`, { kind: 'cjk', text, grams, prefix: run.length === 1 })
   }
-  return terms
+  return { terms, excluded }
 }
 
-/** Whether an index term matches a `word` query term: as a prefix, or within one typo when fuzzy. */
+/** Whether the term starting at `start` of the query is excluded: right after a `-` (or `－`) that starts the query or follows a space. */
+function isExcluded(query: string, start: number): boolean {
+  const minus = query.charAt(start - 1)
+  return (minus === '-' || minus === '－') && (start === 1 || /\s/u.test(query.charAt(start - 2)))
+}
+
+/** Whether an index term matches a `word` query term: as a prefix, its compound's joined form as a prefix, by stem, or within one typo when fuzzy. */
 export function wordMatches(term: Extract<QueryTerm, { kind: 'word' }>, indexTerm: string): boolean {
-  return indexTerm.startsWith(term.term) || (term.fuzzy > 0 && withinOneEdit(term.term, indexTerm))
+  return (
+    indexTerm.startsWith(term.term) ||
+    (term.joined !== null && indexTerm.startsWith(term.joined)) ||
+    (term.stem !== null && stemMatches(term.stem, indexTerm)) ||
+    (term.fuzzy > 0 && withinOneEdit(term.term, indexTerm))
+  )
+}
+
+/** The weight of the kind of match of `indexTerm` for a word query term (see `MATCH_WEIGHTS`), the best one when several hold; 0: no match (as `wordMatches`). */
+export function wordMatchWeight(term: Extract<QueryTerm, { kind: 'word' }>, indexTerm: string): number {
+  let weight = 0
+  if (indexTerm.startsWith(term.term)) weight = prefixWeight(indexTerm.length, indexTerm.length - term.term.length)
+  if (term.joined !== null && indexTerm.startsWith(term.joined)) weight = Math.max(weight, prefixWeight(indexTerm.length, indexTerm.length - term.joined.length))
+  if (weight < MATCH_WEIGHTS.stem && term.stem !== null && stemMatches(term.stem, indexTerm)) weight = MATCH_WEIGHTS.stem
+  if (weight < MATCH_WEIGHTS.typo && term.fuzzy > 0 && withinOneEdit(term.term, indexTerm)) weight = MATCH_WEIGHTS.typo
+  return weight
+}
+
+const STEMMABLE = /^[a-z]{3,}$/
+
+/**
+ * The English stem of a word (Porter2, the Snowball English stemmer: `learning` and `learned`
+ * are `learn`, `migrating` and `migration` `migrat`), for words of three or more letters
+ * a–z (after the analyzer's folding); else `null`.
+ */
+export function stemOf(word: string): string | null {
+  return STEMMABLE.test(word) ? porter2(word) : null
+}
+
+/**
+ * What every word of a stem begins with: the stem but its last letter (Porter2 may change that
+ * letter: `happy` → `happi`, `hoping` → `hope`), or the whole stem of three letters or fewer.
+ * Only words beginning with it match by stem (which leaves out a few irregular forms such as
+ * `dying` → `die`), so an engine finds them all among the words with that prefix.
+ */
+export function stemRoot(stem: string): string {
+  return stem.length >= 4 ? stem.slice(0, -1) : stem
+}
+
+/** Whether `word` is a form of `stem`: it begins with the stem's root (`stemRoot`) and has that stem. */
+export function stemMatches(stem: string, word: string): boolean {
+  return word.startsWith(stemRoot(stem)) && stemOf(word) === stem
 }
 
 /**
@@ -96,19 +177,52 @@ function oneEditApart(x: string[], y: string[]): boolean {
   return rest(i + 1, 0) || (long[i] === short[i + 1] && long[i + 1] === short[i] && rest(i + 2, 0))
 }
 
-/** Groups tokens into runs: a word token alone, or the overlapping tokens of one CJK run. */
-function runs(tokens: Token[]): Token[][] {
+/**
+ * Groups tokens into runs: a word token alone, the words of a compound followed by its joined
+ * form (which spans them all: it starts where the first starts), or the overlapping tokens of
+ * one CJK run.
+ */
+function runs(all: Token[]): Token[][] {
+  // The parts the analyzer adds after a word joined by `.` or `_` are not words of the query: the word and its joined form are.
+  const tokens = all.filter((token, i) => token.cjk || !isPartOf(all, i))
   const result: Token[][] = []
   let current: Token[] | null = null
-  for (const token of tokens) {
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t]
+    if (token === undefined) continue
+    if (!token.cjk) {
+      current = null
+      // A compound's words stand one joiner apart.
+      let k = t + 1
+      for (let next = tokens[k]; next !== undefined && !next.cjk && next.start !== token.start && next.start === (tokens[k - 1]?.end ?? 0) + 1; next = tokens[++k]);
+      const joined = tokens[k]
+      if (joined !== undefined && !joined.cjk && joined.start === token.start) {
+        result.push(tokens.slice(t, k + 1))
+        t = k
+      } else result.push([token])
+      continue
+    }
     const last = current?.[current.length - 1]
-    if (token.cjk && current !== null && last !== undefined && last.cjk && token.start < last.end) current.push(token)
+    if (current !== null && last !== undefined && token.start < last.end) current.push(token)
     else {
       current = [token]
       result.push(current)
     }
   }
   return result
+}
+
+/** Whether the word token at `i` is a part of an earlier word joined by `.` or `_` (it lies inside it and is no joined form). */
+function isPartOf(tokens: Token[], i: number): boolean {
+  const token = tokens[i]
+  if (token === undefined) return false
+  // Hint: only the word's other parts stand between it and a part (bounded: a word of more parts just keeps them as query words).
+  for (let k = i - 1; k >= 0 && k >= i - 64; k--) {
+    const before = tokens[k]
+    if (before === undefined || before.cjk) return false
+    if (before.start <= token.start && token.end <= before.end && (before.start !== token.start || before.end !== token.end) && /[._]/.test(before.term)) return true
+  }
+  return false
 }
 
 function isFuzzy(term: string): boolean {

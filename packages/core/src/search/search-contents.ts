@@ -42,6 +42,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
   if (request.terms.length > 0 && request.categoryVisible) {
     result = await engine.search(tenantId, {
       terms: request.terms,
+      excluded: request.excluded,
       now: isoAt(now),
       categoryId: request.categoryId,
       tags: request.tags,

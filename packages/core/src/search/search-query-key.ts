@@ -17,6 +17,7 @@ const OPERATOR_ORDER = ['eq', 'gt', 'gte', 'lt', 'lte', 'in'] as const satisfies
 export function searchQueryKey(query: SearchQuery): string {
   const parts: { [K in Exclude<keyof SearchQuery, 'now'>]: unknown } = {
     terms: query.terms.map(termKey),
+    excluded: (query.excluded ?? []).map(termKey),
     categoryId: query.categoryId,
     tags: query.tags === null ? null : [...new Set(query.tags)].sort(),
     filters: query.filters.map(conditionKey).sort(compareJson),
@@ -24,11 +25,11 @@ export function searchQueryKey(query: SearchQuery): string {
     from: query.from,
     size: query.size,
   }
-  return JSON.stringify([parts.terms, parts.categoryId, parts.tags, parts.filters, parts.sort, parts.from, parts.size])
+  return JSON.stringify([parts.terms, parts.excluded, parts.categoryId, parts.tags, parts.filters, parts.sort, parts.from, parts.size])
 }
 
 function termKey(term: QueryTerm): unknown {
-  return term.kind === 'word' ? ['w', term.term, term.fuzzy] : ['c', term.text, term.grams, term.prefix]
+  return term.kind === 'word' ? ['w', term.term, term.fuzzy, term.stem, term.joined] : ['c', term.text, term.grams, term.prefix]
 }
 
 function conditionKey(condition: FieldCondition): unknown {

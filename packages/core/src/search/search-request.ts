@@ -7,7 +7,7 @@ import type { FieldCondition, SearchSort } from '../port/search.ts'
 import { issuesToDetails } from '../validation/issues.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.ts'
 import type { QueryTerm } from './query-terms.ts'
-import { parseQueryTerms } from './query-terms.ts'
+import { parseQuery } from './query-terms.ts'
 import { parseSearchFilter } from './search-filter.ts'
 
 /** Limits of POST /v1/cms/search (SPEC.md "Limits", CONTRACT §5). */
@@ -19,6 +19,8 @@ export interface ParsedSearch {
   query: string
   /** Its terms (AND); empty when it holds no word, and then nothing matches. */
   terms: QueryTerm[]
+  /** Its excluded terms (`-word`). */
+  excluded: QueryTerm[]
   /** The category asked for, by `category_id` or `category_code` (`null`: any category). */
   categoryId: string | null
   /**
@@ -127,7 +129,7 @@ export function parseSearchRequest(body: unknown, categories: readonly CategoryR
 
   return {
     query: input.query,
-    terms: parseQueryTerms(input.query),
+    ...parseQuery(input.query),
     categoryId: category?.id ?? input.category_id ?? null,
     categoryVisible: !categoryAsked || (category?.active === true && (categoryCode === undefined || category.code === categoryCode)),
     tags: input.tags === undefined || input.tags.length === 0 ? null : [...new Set(input.tags)],

@@ -86,9 +86,20 @@ const SEARCH_FILTER: JsonSchema = {
   },
 }
 
+/** What `query` matches (README, "Search"). */
+const QUERY_DESCRIPTION = [
+  'What the visitor typed, 1–500 characters after trimming; never a 400 for its content (only punctuation or symbols finds nothing).',
+  'Items having every word come first; when none has them all, the items having the most of them are returned (no dead ends), and `total` counts what is returned.',
+  'Each word also matches as a prefix, in another English form of its stem (Porter2: `learning` finds `learned`), and with one typo from 5 letters.',
+  'Letters and digits joined by `-`, `.`, `/` or `_` are found joined, split or as written (`covid19`, `covid-19`, `covid 19`; `email`, `e-mail`).',
+  'Japanese: hiragana and katakana are one (`ぷらいばしー` finds `プライバシー`), a long-vowel mark ending a word is optional (`コンピューター` / `コンピュータ`),',
+  'and `・`, `＝` or a space inside a katakana compound does not split it.',
+  '`-word` (after a space or at the start) leaves out the items having that word; a lone `-`, a `-` inside a word and quotes are plain text (`\"a phrase\"` is searched as its words).',
+  'Ranking: the most words matched, then by relevance, in which a word as typed counts more than another form of its stem, which counts more than a typo, which counts more than a prefix, and title matches most.',
+].join(' ')
 /** What the search body's fields mean (the converter knows their shape, not their sense). */
 const SEARCH_DESCRIPTIONS: Record<string, string> = {
-  query: 'The words to find.',
+  query: QUERY_DESCRIPTION,
   category_id: 'Only items of the category with this id (an unknown or inactive one finds nothing).',
   category_code: 'Only items of the category with this code, as in the content list; with `category_id` too, both must name the same category (else nothing is found).',
   tags: 'Only items carrying any of these tag names (OR; the content list’s `tags` is AND).',

@@ -1,5 +1,5 @@
 import type { PairSink } from '@frontdesk/core'
-import { forEachIndexTerm, isCjkChar, isDictionaryScriptChar, normalizeTerm } from '@frontdesk/core'
+import { forEachCjkRunTerm, forEachIndexTerm, isCjkChar, isDictionaryScriptChar, joinedForm, joinsCompound, katakanaRunGoesOn, normalizeTerm, wordParts } from '@frontdesk/core'
 
 /*
  * The terms core's analyzer (`forEachIndexTerm`) gives, found faster for the text a bulk build
@@ -77,22 +77,40 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
   const table = classes ?? characterClasses()
   const n = normalized.length
   for (let i = 0; i < n; i++) if (table[normalized.charCodeAt(i)] === OTHER) return false
+  // The compound the last word belongs to, as the analyzer tracks it (its joined form follows its last word).
+  let compoundStart = -1
+  let compoundEnd = -1
+  let joiner = false
+  const flush = (): void => {
+    if (compoundStart < 0) return
+    const joined = joiner ? joinedForm(normalized.slice(compoundStart, compoundEnd)) : null
+    if (joined !== null) sink(joined, false)
+    compoundStart = -1
+  }
   let i = 0
   while (i < n) {
     const cls = table[normalized.charCodeAt(i)] ?? OTHER
     if (cls === CJK) {
-      // A run's bigrams, then its last character alone (as `emitCjkRun`).
+      flush()
+      // The run (going on across katakana separators), its terms as core's analyzer gives them.
       let j = i + 1
-      while (j < n && table[normalized.charCodeAt(j)] === CJK) j++
-      for (let k = i; k + 1 < j; k++) pairSink(normalized.charCodeAt(k), normalized.charCodeAt(k + 1))
-      sink(normalized[j - 1] ?? '', true)
+      for (;;) {
+        while (j < n && table[normalized.charCodeAt(j)] === CJK) j++
+        const on = j < n ? katakanaRunGoesOn(normalized, j) : -1
+        if (on < 0) break
+        j = on
+      }
+      forEachCjkRunTerm(normalized.slice(i, j), sink, pairSink)
       i = j
     } else if (isWordChar(cls)) {
       let j = i + 1
       let hasLetterOrDigit = cls !== UNDERSCORE
+      // Whether the word holds a `.` or `_` (then it has parts).
+      let inner = cls === UNDERSCORE
       for (;;) {
         for (let c = table[normalized.charCodeAt(j)] ?? OTHER; j < n && isWordChar(c); c = table[normalized.charCodeAt(++j)] ?? OTHER) {
           if (c !== UNDERSCORE) hasLetterOrDigit = true
+          else inner = true
         }
         // UAX #29 WB6/7 (letter MidLetter letter) and WB11/12 (digit MidNum digit): the word goes on.
         if (j + 1 >= n) break
@@ -102,15 +120,31 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
         const joinsLetters = (mid === MID_LETTER || mid === MID_BOTH) && before === LETTER && after === LETTER
         const joinsDigits = (mid === MID_NUMBER || mid === MID_BOTH) && before === DIGIT && after === DIGIT
         if (!joinsLetters && !joinsDigits) break
+        if (normalized.charCodeAt(j) === 0x2e) inner = true
         j += 1
       }
       // A word of underscores only is not a term.
       if (hasLetterOrDigit) {
+        if (compoundStart >= 0 && joinsCompound(normalized, compoundEnd, i)) joiner = true
+        else {
+          flush()
+          compoundStart = i
+          joiner = false
+        }
+        compoundEnd = j
         if (wordSink === undefined) sink(normalized.slice(i, j), false)
         else wordSink(normalized, i, j)
+        // A word joined by `.` or `_` is followed by its parts (core's `wordParts`).
+        const parts = inner ? wordParts(normalized.slice(i, j)) : null
+        if (parts !== null) joiner = true
+        for (const [from, to] of parts ?? []) {
+          if (wordSink === undefined) sink(normalized.slice(i + from, i + to), false)
+          else wordSink(normalized, i + from, i + to)
+        }
       }
       i = j
     } else i++
   }
+  flush()
   return true
 }

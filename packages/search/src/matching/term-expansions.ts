@@ -1,9 +1,9 @@
 import type { QueryTerm } from '@frontdesk/core'
+import { MATCH_WEIGHTS, prefixWeight, stemOf, stemRoot } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 
-// MiniSearch's weights of prefix and fuzzy matches (searchOptions.weights), so scores keep their shape.
-const PREFIX_WEIGHT = 0.375
-const FUZZY_WEIGHT = 0.45
+/** At most this many words' stems are remembered (then all are dropped): the words under a short root recur across searches. */
+const MAX_STEMS = 50_000
 
 /** At most this many query terms' expansions are remembered (then all are dropped: a simple bound). */
 const MAX_EXPANSIONS = 2000
@@ -18,9 +18,11 @@ export interface Alternative {
 
 /**
  * What a query term matches in the vocabulary (CONTRACT §5): required groups of alternatives,
- * each group matched when any of its alternatives is. A word is one group: the term itself,
- * the terms it is a prefix of, and with `fuzzy` the words one typo away (the index's
- * `withinOneEdit`, core's rule); a CJK run is one group per distinct bigram, matched exactly
+ * each group matched when any of its alternatives is. A word is one group (core's
+ * `wordMatches`): the term itself, the terms it or its compound's joined form is a prefix of,
+ * the words of its stem (found among those beginning with the stem's root), and with `fuzzy`
+ * the words one typo away (the index's `withinOneEdit`, core's rule), each weighted by its
+ * best kind of match (`wordMatchWeight`); a CJK run is one group per distinct bigram, matched exactly
  * (a one-character run: that character as a prefix). The order of groups and alternatives
  * is deterministic for a vocabulary: the matcher sums scores in it.
  *
@@ -33,6 +35,7 @@ export class TermExpansions {
   readonly #index: InvertedIndex
   readonly #memo: boolean
   readonly #expansions = new Map<string, Alternative[][]>()
+  readonly #stems = new Map<string, string | null>()
   #vocabularySize = -1
   #remembered = 0
 
@@ -64,26 +67,44 @@ export class TermExpansions {
     return groups
   }
 
+  /** Core's `stemOf` of a vocabulary word (which begins with the stem's root: `stemMatches` holds when it gives the stem), remembered with `memo`. */
+  #stemOf(word: string): string | null {
+    if (!this.#memo) return stemOf(word)
+    let stem = this.#stems.get(word)
+    if (stem === undefined) {
+      if (this.#stems.size >= MAX_STEMS) this.#stems.clear()
+      stem = stemOf(word)
+      this.#stems.set(word, stem)
+    }
+    return stem
+  }
+
   #groups(term: QueryTerm): Alternative[][] {
     if (term.kind === 'word') {
+      // Each alternative with the weight of its best kind of match (core's `wordMatchWeight`).
       const group = new Map<number, number>()
-      for (const [key, id] of this.#index.withPrefix(term.term, false)) {
-        const distance = key.length - term.term.length
-        group.set(id, distance === 0 ? 1 : (PREFIX_WEIGHT * key.length) / (key.length + 0.3 * distance))
+      const offer = (id: number, weight: number): void => {
+        if (weight > (group.get(id) ?? 0)) group.set(id, weight)
       }
-      if (term.fuzzy > 0) {
-        for (const [key, id, distance] of this.#index.withinOneEdit(term.term)) {
-          if (!group.has(id)) group.set(id, distance === 0 ? 1 : (FUZZY_WEIGHT * key.length) / (key.length + distance))
+      const stem = term.stem
+      const root = stem === null ? null : stemRoot(stem)
+      if (stem !== null && root !== null && term.term.startsWith(root)) {
+        // Hint: the words beginning with the stem's root hold those beginning with the word (it begins with its root, as most do): one walk finds both.
+        for (const [key, id] of this.#index.withPrefix(root, false)) {
+          if (key.startsWith(term.term)) offer(id, prefixWeight(key.length, key.length - term.term.length))
+          if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_WEIGHTS.stem)
         }
+      } else {
+        for (const [key, id] of this.#index.withPrefix(term.term, false)) offer(id, prefixWeight(key.length, key.length - term.term.length))
+        if (stem !== null && root !== null) for (const [key, id] of this.#index.withPrefix(root, false)) if (this.#stemOf(key) === stem) offer(id, MATCH_WEIGHTS.stem)
       }
+      if (term.joined !== null) for (const [key, id] of this.#index.withPrefix(term.joined, false)) offer(id, prefixWeight(key.length, key.length - term.joined.length))
+      if (term.fuzzy > 0) for (const [, id, distance] of this.#index.withinOneEdit(term.term)) offer(id, distance === 0 ? MATCH_WEIGHTS.exact : MATCH_WEIGHTS.typo)
       return [[...group].map(([id, factor]) => ({ id, factor }))]
     }
     return [...new Set(term.grams)].map((gram) => {
       if (term.prefix) {
-        return this.#index.withPrefix(gram, true).map(([key, id]) => {
-          const distance = key.length - gram.length
-          return { id, factor: distance === 0 ? 1 : (PREFIX_WEIGHT * key.length) / (key.length + 0.3 * distance) }
-        })
+        return this.#index.withPrefix(gram, true).map(([key, id]) => ({ id, factor: prefixWeight(key.length, key.length - gram.length) }))
       }
       const id = this.#index.termId(gram)
       return id === undefined ? [] : [{ id, factor: 1 }]
@@ -93,5 +114,5 @@ export class TermExpansions {
 
 /** A query term's key: equal keys, equal groups. */
 export function termKey(term: QueryTerm): string {
-  return term.kind === 'word' ? `w${term.fuzzy}${term.term}` : `c${term.prefix ? 1 : 0}${term.grams.join('\u0000')}`
+  return term.kind === 'word' ? `w${term.fuzzy}${term.term}\u0000${term.stem ?? ''}\u0000${term.joined ?? ''}` : `c${term.prefix ? 1 : 0}${term.grams.join('\u0000')}`
 }

@@ -119,6 +119,57 @@ export class TermMatcher {
   }
 
   /**
+   * No dead ends (core's rule, see the scan search): when no eligible document matches every
+   * term, the eligible documents matching the most of them (at least one), scored as `match`
+   * scores them over the terms they matched — a rare word's IDF weighs most. Read only after
+   * `match` found nothing: every term's postings once, whatever their sizes.
+   */
+  matchMost(terms: readonly QueryTerm[], docLimit: number, numberedDocs: number, eligible: Eligibility, version = 0, top = 0): TermMatches {
+    if (terms.length === 0 || terms.length >= 0xffff) return this.#result(0)
+    this.#merged.validate(version)
+    this.#scratch.ensure(docLimit)
+    // Hint: every part first: merging a term's alternatives uses the scratch space.
+    const parts: TermPart[] = []
+    for (const term of terms) {
+      const part = this.#part(term, numberedDocs, null)
+      if (part !== null) parts.push(part)
+    }
+    const hits = this.#scratch.hits
+    const scores = this.#scratch.scores
+    const bits = eligible.bits
+    const filter = eligible.filter
+    let candidates = this.#scratch.docs
+    let count = 0
+    let most = 0
+    const visit = (doc: number, score: number): void => {
+      if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) return
+      const seen = hits[doc] ?? 0
+      if (seen === 0) {
+        if (filter !== null && !filter.passes(doc)) return
+        if (count === candidates.length) candidates = this.#scratch.growDocs()
+        candidates[count++] = doc
+      }
+      hits[doc] = seen + 1
+      if (seen + 1 > most) most = seen + 1
+      scores[doc] = (scores[doc] ?? 0) + score
+    }
+    for (const part of parts) {
+      if (part.alt !== null) {
+        const { list, length } = this.#index.postings(part.alt.id)
+        const factor = part.alt.factor * idfOf(numberedDocs, length)
+        for (let i = 0; i < length; i++) {
+          const posting = list[i] ?? 0
+          visit(posting >>> 8, (WEIGHTS[posting & 255] ?? 0) * factor)
+        }
+      } else {
+        const { docs, scores: listScores, length } = part.list
+        for (let i = 0; i < length; i++) visit(docs[i] ?? 0, listScores[i] ?? 0)
+      }
+    }
+    return this.#gather(count, most, top)
+  }
+
+  /**
    * Part `g` of a query, as postings: with `g` 0 its eligible documents become the candidates
    * (`count` so far; returns the new count), later parts mark the candidates they hold too.
    */

@@ -122,23 +122,27 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: query.map((q) => ({ kind: 'related' as const, query: q })) },
 )
 
-/** CONTRACT §5 term semantics by brute force, over the item's searched texts (core's `searchedTexts`). */
-function termsMatch(record: ContentRecord, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): boolean {
+/** CONTRACT §5 term semantics by brute force, over the item's searched texts (core's `searchedTexts`): how many of the terms the item matches. */
+function termsMatch(record: ContentRecord, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number {
   const texts = searchedTexts(record.title, record.summary, record.body, record.tags.map((tag) => tag.name), record.fields, category)
   const tokens = texts.flatMap((text) => tokenize(text))
-  return terms.every((term) =>
+  return terms.filter((term) =>
     term.kind === 'word'
       ? tokens.some((token) => !token.cjk && wordMatches(term, token.term))
       : term.grams.every((gram) => tokens.some((token) => token.cjk && (term.prefix ? token.term.startsWith(gram) : token.term === gram))),
-  )
+  ).length
 }
 
 /** What the search must answer, brute force over the live items and core's rules (relevance order aside: no scores here). */
 function reference(items: Map<string, ContentRecord>, indexedWith: Map<string, CategoryRecord | undefined>, categories: Map<string, CategoryRecord>, q: SearchQuery): ContentRecord[] {
-  return [...items.values()].filter((record) => {
+  const candidates = [...items.values()].filter((record) => {
     const doc = { ...record, tags: record.tags.map((tag) => tag.name) }
-    return isPubliclyVisible(record, categories.get(record.category_id) ?? null, Date.parse(q.now)) && matchesNarrowing(doc, q) && termsMatch(record, indexedWith.get(record.id), q.terms)
+    return isPubliclyVisible(record, categories.get(record.category_id) ?? null, Date.parse(q.now)) && matchesNarrowing(doc, q)
   })
+  // The items having every term, or when none does, those having the most (no dead ends).
+  const counts = candidates.map((record) => termsMatch(record, indexedWith.get(record.id), q.terms))
+  const best = Math.max(0, ...counts)
+  return best === 0 ? [] : candidates.filter((_, i) => counts[i] === best)
 }
 
 function check(result: SearchResult, plain: SearchResult, expected: ContentRecord[], q: SearchQuery, where: string): void {

@@ -1,8 +1,8 @@
-import type { CategoryRecord, ContentRecord, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
-import { searchedTexts, searchQueryKey, visibleSince } from '@frontdesk/core'
+import type { CategoryRecord, ContentRecord, QueryTerm, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
+import { matchesNarrowing, searchedTexts, searchQueryKey, visibleSince } from '@frontdesk/core'
 import type { InvertedIndexData } from '../matching/inverted-index.ts'
 import { InvertedIndex } from '../matching/inverted-index.ts'
-import type { Eligibility } from '../matching/term-matcher.ts'
+import type { DocFilter, Eligibility, TermMatches } from '../matching/term-matcher.ts'
 import { TermMatcher } from '../matching/term-matcher.ts'
 import { EligibleBits } from './eligible-bits.ts'
 import { FieldColumns } from './field-columns.ts'
@@ -160,10 +160,12 @@ export class TenantSearchIndex {
       if (category.active && number !== undefined && (wanted < 0 || number === wanted)) allowed[number] = 1
     }
     // Visibility and category are decided inside the matcher, from a bit set, before any object is touched.
-    const bits = this.#eligibility.get(this.#visibleFrom, this.#categoryOf, this.#docs.length, allowed, now, this.#version)
+    const eligible = this.#eligibility.get(this.#visibleFrom, this.#categoryOf, this.#docs.length, allowed, now, this.#version)
+    const bits = query.excluded === undefined || query.excluded.length === 0 ? eligible : this.#without(query.excluded, eligible)
     if (!this.#memo) return this.#search(query, bits)
     const key = searchQueryKey(query)
-    const state = { version: this.#version, categories: this.#categoryChanges, bits }
+    // Hint: the eligible set as remembered, not its copy less the excluded terms' documents (the key holds those terms; the version, the index they were matched in).
+    const state = { version: this.#version, categories: this.#categoryChanges, bits: eligible }
     const known = this.#memory.get(key, state)
     if (known !== undefined) return known
     const result = this.#search(query, bits)
@@ -171,22 +173,37 @@ export class TenantSearchIndex {
     return result
   }
 
-  /** `search` without the memory of recent searches. */
+  /**
+   * `search` without the memory of recent searches. When no item has every term, the items
+   * with the most of them (no dead ends: core's rule, as the scan search applies it), among
+   * those the query's filters let through.
+   */
   #search(query: SearchQuery, bits: Uint32Array): SearchResult {
     // Field filters from the columns when they can, applied by the matcher with the eligibility
     // bits; tag filters (and fields beyond the columns' cap) from the items.
     const filter = query.filters.length > 0 && this.#memo ? (this.#columns.compile(query.filters, this.#docs) ?? null) : null
     const narrowed = query.tags !== null || (query.filters.length > 0 && filter === null)
-    const eligible: Eligibility = { bits, filter }
+    const all = this.#page(query, { bits, filter }, narrowed, false)
+    if (all.total > 0 || query.terms.length < 2) return all
+    // Hint: the narrowing goes into the matcher's filter here, so that "most" counts only items it lets through.
+    const docs = this.#docs
+    const narrowing: DocFilter | null = !narrowed
+      ? filter
+      : { passes: (doc) => (filter === null || filter.passes(doc)) && docs[doc] !== undefined && matchesNarrowing(docs[doc], query) }
+    return this.#page(query, { bits, filter: narrowing }, false, true)
+  }
+
+  /** One page of the items matching every term (`most`: the most terms), filtered by `eligible`, then by the query's narrowing when `narrowed`. */
+  #page(query: SearchQuery, eligible: Eligibility, narrowed: boolean, most: boolean): SearchResult {
     const ranked: RankedDocs = { docs: this.#docs, ordered: this.#ordered }
     const sort = query.sort
     if (sort.kind === 'relevance') {
       // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page.
       const best = narrowed ? 0 : query.from + query.size
-      const matches = this.#matcher.match(query.terms, this.#docs.length, this.#docs.length, eligible, this.#version, best)
+      const matches = this.#match(query, eligible, best, most)
       return relevancePage(matches, ranked, query, narrowed, best > 0)
     }
-    const matches = this.#matcher.match(query.terms, this.#docs.length, this.#docs.length, eligible, this.#version, 0)
+    const matches = this.#match(query, eligible, 0, most)
     const sign = sort.direction === 'asc' ? 1 : -1
     const keys = !narrowed && sort.kind === 'published_at' && this.#memo ? this.#published.keys(this.#docs) : null
     if (keys !== null) return keyedPage(matches, ranked, query, (doc) => sign * (keys[doc] ?? 0), sign)
@@ -201,6 +218,25 @@ export class TenantSearchIndex {
       }, sign)
     }
     return comparatorPage(matches, ranked, query, narrowed)
+  }
+
+  /** `bits` (not changed: they may be remembered) less the documents matching any of `excluded` (`-word`). */
+  #without(excluded: readonly QueryTerm[], bits: Uint32Array): Uint32Array {
+    const kept = bits.slice()
+    const docs = this.#docs.length
+    for (const term of excluded) {
+      const matches = this.#matcher.match([term], docs, docs, { bits: kept, filter: null }, this.#version, 0)
+      for (let i = 0; i < matches.length; i++) {
+        const doc = matches.docs[i] ?? 0
+        kept[doc >>> 5] = (kept[doc >>> 5] ?? 0) & ~(1 << (doc & 31))
+      }
+    }
+    return kept
+  }
+
+  #match(query: SearchQuery, eligible: Eligibility, top: number, most: boolean): TermMatches {
+    const docs = this.#docs.length
+    return most ? this.#matcher.matchMost(query.terms, docs, docs, eligible, this.#version, top) : this.#matcher.match(query.terms, docs, docs, eligible, this.#version, top)
   }
 
   #addDoc(doc: SearchDocument): number {

@@ -54,6 +54,10 @@ const planted: Record<string, Planted> = {
       return { ...result, total: Math.min(result.total, q.from + q.size) }
     },
   }),
+  'English word forms ignored (no stems)': (_store, reference) => ({
+    search: (tenantId, q) => reference.search(tenantId, { ...q, terms: q.terms.map((term) => (term.kind === 'word' ? { ...term, stem: null } : term)) }),
+  }),
+  'excluded words (-word) ignored': (_store, reference) => ({ search: (tenantId, q) => reference.search(tenantId, { ...q, excluded: [] }) }),
   'tags all required instead of any': (_store, reference) => ({
     async search(tenantId, q) {
       if (q.tags === null || q.tags.length < 2) return reference.search(tenantId, q)

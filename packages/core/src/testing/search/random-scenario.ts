@@ -3,7 +3,7 @@ import type { CategoryRecord, FieldDefinition, FieldValue } from '../../model/ca
 import type { ContentRecord } from '../../model/content.ts'
 import type { TagRecord } from '../../model/tag.ts'
 import type { FieldCondition, FieldOperators, SearchQuery, SearchSort } from '../../port/search.ts'
-import { parseQueryTerms } from '../../search/query-terms.ts'
+import { parseQuery } from '../../search/query-terms.ts'
 import { aCategory, aContent, at } from '../fixtures.ts'
 
 /*
@@ -37,7 +37,12 @@ const VALUES: Record<string, readonly FieldValue[]> = {
   boolean: [true, false],
 }
 
-const WORDS = ['harbour', 'lights', 'lighthouse', 'office', 'relocation', 'café', "don't", 'e-mail', '3.14', '東京都', 'オフィス移転のお知らせ', '서울', 'ＯＦＦＩＣＥ']
+// Words with a form of each analyzer rule: stems (`learned`, `migration`), compounds (`e-mail`, `COVID-19`), kana
+// (`ぷらいばしー`), a trailing long-vowel mark (`コンピューター`), a katakana separator (`ソフトウェア・エンジニア`).
+const WORDS = [
+  'harbour', 'lights', 'lighthouse', 'office', 'relocation', 'café', "don't", 'e-mail', '3.14', '東京都', 'オフィス移転のお知らせ', '서울', 'ＯＦＦＩＣＥ',
+  'learned', 'migration', 'COVID-19', 'email', 'ぷらいばしー', 'コンピューター', 'ソフトウェア・エンジニア',
+]
 /** A word as a query may hold it: whole, a prefix, with a typo, in upper case, or one no item has. */
 const queryWord = fc.oneof(
   { arbitrary: fc.constantFrom(...WORDS), weight: 4 },
@@ -45,6 +50,13 @@ const queryWord = fc.oneof(
   { arbitrary: fc.constantFrom(...WORDS).map((word) => `${word.slice(0, 3)}${word.slice(3, 4) === 'x' ? 'y' : 'x'}${word.slice(4)}`), weight: 2 },
   { arbitrary: fc.constantFrom(...WORDS).map((word) => word.toUpperCase()), weight: 1 },
   { arbitrary: fc.constantFrom('zebra', '移転', '京', 'mail', 'dont', 'cafe', 'lighthous', 'harbors'), weight: 1 },
+  // An excluded word (`-word`).
+  { arbitrary: fc.constantFrom(...WORDS).map((word) => `-${word}`), weight: 1 },
+  // Other forms of the words, as the analyzer's rules find them.
+  {
+    arbitrary: fc.constantFrom('learning', 'migrating', 'lighting', 'covid19', 'covid-19', 'e-mail', 'e_mail', 'e.mail', 'プライバシー', 'コンピュータ', 'ソフトウェアエンジニア', 'エンジニア', 'こんぴゅーたー'),
+    weight: 4,
+  },
 )
 const TAGS = ['red', 'green', 'blue', '東京']
 /** Minutes from `SEARCH_NOW`, with ties. */
@@ -156,7 +168,7 @@ const search: fc.Arbitrary<RandomSearch> = fc
     from: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 30 })),
     size: fc.integer({ min: 1, max: 6 }),
   })
-  .map(({ tenant, words, narrowing: n, ...rest }): RandomSearch => ({ tenant, query: { terms: parseQueryTerms(words.join(' ')), ...n, ...rest } }))
+  .map(({ tenant, words, narrowing: n, ...rest }): RandomSearch => ({ tenant, query: { ...parseQuery(words.join(' ')), ...n, ...rest } }))
   .filter(({ query }) => query.terms.length > 0)
 
 /**

@@ -2,7 +2,7 @@ import type { CategoryRecord } from '../../model/category.ts'
 import type { SearchSourceItem } from '../../port/search-source.ts'
 import { forEachIndexTerm } from '../../search/analyzer.ts'
 import type { QueryTerm } from '../../search/query-terms.ts'
-import { wordMatches } from '../../search/query-terms.ts'
+import { wordMatchWeight } from '../../search/query-terms.ts'
 import { stripHtml } from '../../search/strip-html.ts'
 
 /** The fields a search looks in (CONTRACT §5). */
@@ -45,30 +45,34 @@ interface FieldTerms {
 
 /**
  * How well an item matches `terms` by the contract's rules, in plain code: `0` when some term
- * does not match, else a positive score. A `word` term matches every word of the item it is a
- * prefix of or (fuzzy) one edit away from (`wordMatches`); a `cjk` term matches when each of
- * its grams is one of the item's CJK terms (a one-character term: a prefix of one). Terms need
- * not match in the same field. The score adds up, for every term, each occurrence of what it
- * matched times its field's `REFERENCE_WEIGHTS`.
+ * does not match, else a positive score (see `referenceTermScores`).
  */
 export function referenceScore(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number {
-  if (terms.length === 0) return 0
+  const scores = referenceTermScores(item, category, terms)
+  return scores.length > 0 && scores.every((score) => score > 0) ? scores.reduce((sum, score) => sum + score, 0) : 0
+}
+
+/**
+ * How well an item matches each of `terms`, in plain code (`0`: not at all). A `word` term
+ * matches every word of the item that `wordMatches` accepts (a prefix, a form of its stem, its
+ * compound joined, one edit away when fuzzy); a `cjk` term matches when each of its grams is
+ * one of the item's CJK terms (a one-character term: a prefix of one). Terms need not match in
+ * the same field. A term's score adds up each occurrence of what it matched times its field's
+ * `REFERENCE_WEIGHTS` (for a word, also times the weight of its kind of match).
+ */
+export function referenceTermScores(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number[] {
+  if (terms.length === 0) return []
   const fields: FieldTerms[] = searchedTexts(item, category).map(({ field, text }) => {
     const analysed: FieldTerms = { weight: REFERENCE_WEIGHTS[field], words: [], cjk: [] }
     forEachIndexTerm(text, (term, cjk) => void (cjk ? analysed.cjk : analysed.words).push(term))
     return analysed
   })
-  let score = 0
-  for (const term of terms) {
-    const termScore = term.kind === 'word' ? wordScore(fields, term) : cjkScore(fields, term)
-    if (termScore === 0) return 0
-    score += termScore
-  }
-  return score
+  return terms.map((term) => (term.kind === 'word' ? wordScore(fields, term) : cjkScore(fields, term)))
 }
 
 function wordScore(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word' }>): number {
-  return fields.reduce((sum, field) => sum + field.weight * field.words.filter((word) => wordMatches(term, word)).length, 0)
+  // Each match counts its kind's weight (core's `wordMatchWeight`: exact, stem, typo, prefix), as an engine's scores do.
+  return fields.reduce((sum, field) => sum + field.weight * field.words.reduce((n, word) => n + wordMatchWeight(term, word), 0), 0)
 }
 
 function cjkScore(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'cjk' }>): number {

@@ -5,7 +5,7 @@ import type { ContentReader } from '../../port/store.ts'
 import { matchesSearch } from '../../search/search-match.ts'
 import type { ScoredDocument } from '../../search/search-order.ts'
 import { searchComparator } from '../../search/search-order.ts'
-import { referenceScore } from './reference-match.ts'
+import { referenceTermScores } from './reference-match.ts'
 
 /** What the scan reads of a store: its items for search and its categories. */
 export type ScannedStore = SearchSource & Pick<ContentReader, 'listCategories'>
@@ -16,8 +16,10 @@ const PAGE = 1000
 /**
  * A brute-force `SearchPort`: every search reads all of the tenant's items and categories
  * from the store (through the port, so it runs over any store) and keeps those core's rules
- * accept — `matchesSearch` for visibility, category, tags and filters, `referenceScore` for
- * the terms (core's analyzer and `wordMatches`) — sorted by `searchComparator`. No index, no
+ * accept — `matchesSearch` for visibility, category, tags and filters, `referenceTermScores`
+ * for the terms (core's analyzer and `wordMatches`) — sorted by `searchComparator`. Items
+ * matching every term are the answer; when none does, those matching the most terms (no
+ * dead ends: a question typed as a sentence still finds what has most of its words). No index, no
  * memo: what it answers follows from the store's state at the moment of the search, which
  * makes it the reference engines are compared with, and an engine for core's own tests.
  *
@@ -36,16 +38,24 @@ export function createScanSearch(store: ScannedStore): SearchPort {
     async search(tenantId: string, query: SearchQuery): Promise<SearchResult> {
       if (query.terms.length === 0) return { total: 0, hits: [] }
       const categories = new Map<string, CategoryRecord>((await store.listCategories(tenantId)).map((c) => [c.id, c]))
-      const found: ScoredDocument[] = []
+      // Each candidate with how many terms it matched; only those matching the most are kept (no dead ends).
+      const found: (ScoredDocument & { matched: number })[] = []
+      let most = 1
       for (const item of await readAll(store, tenantId)) {
         const category = categories.get(item.doc.category_id)
         if (!matchesSearch(item.doc, category?.active === true, query)) continue
-        const score = referenceScore(item, category, query.terms)
-        if (score > 0) found.push({ doc: item.doc, score })
+        // An item matching an excluded term (`-word`) is left out, whatever else it matches.
+        if (referenceTermScores(item, category, query.excluded ?? []).some((score) => score > 0)) continue
+        const scores = referenceTermScores(item, category, query.terms)
+        const matched = scores.filter((score) => score > 0).length
+        if (matched < most) continue
+        most = matched
+        found.push({ doc: item.doc, score: scores.reduce((sum, score) => sum + score, 0), matched })
       }
-      found.sort(searchComparator(query.sort))
-      const hits = found.slice(query.from, query.from + query.size).map(({ doc, score }) => ({ id: doc.id, score }))
-      return { total: found.length, hits }
+      const kept = found.filter((hit) => hit.matched === most)
+      kept.sort(searchComparator(query.sort))
+      const hits = kept.slice(query.from, query.from + query.size).map(({ doc, score }) => ({ id: doc.id, score }))
+      return { total: kept.length, hits }
     },
   }
 }

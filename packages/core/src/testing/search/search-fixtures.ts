@@ -2,7 +2,7 @@ import type { CategoryRecord } from '../../model/category.ts'
 import type { ContentRecord } from '../../model/content.ts'
 import type { FieldCondition, FieldOperators, SearchQuery, SearchResult } from '../../port/search.ts'
 import type { Store } from '../../port/store.ts'
-import { parseQueryTerms } from '../../search/query-terms.ts'
+import { parseQuery } from '../../search/query-terms.ts'
 import { aTag, aTenant, at } from '../fixtures.ts'
 
 /** The moment the search cases search at, unless they move it. */
@@ -10,7 +10,7 @@ export const SEARCH_NOW = at(0)
 
 /** A search for `text` at `SEARCH_NOW`, any category and tags, by relevance, with room for every hit. */
 export function aSearchQuery(text: string, overrides: Partial<SearchQuery> = {}): SearchQuery {
-  return { terms: parseQueryTerms(text), now: SEARCH_NOW, categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 100, ...overrides }
+  return { ...parseQuery(text), now: SEARCH_NOW, categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 100, ...overrides }
 }
 
 /** A filter entry: `key` compared per field id (see `FieldCondition`). */

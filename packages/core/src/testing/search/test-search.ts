@@ -6,6 +6,7 @@ import { narrowingCases } from './cases/narrowing.ts'
 import { orderingCases } from './cases/ordering.ts'
 import { snapshotCases } from './cases/snapshots.ts'
 import { tenantCases } from './cases/tenants.ts'
+import { understandingCases } from './cases/understanding.ts'
 import { visibilityCases } from './cases/visibility.ts'
 import type { SearchPairing } from './search-suite.ts'
 import { registerUnless } from '../skip-case.ts'
@@ -13,7 +14,7 @@ import { registerUnless } from '../skip-case.ts'
 /**
  * The search-port conformance suite: registers (and runs) uvu suites that check every rule of
  * `SearchPort` (CONTRACT §5) against an engine over a store, one fresh store and engine per
- * test: matching, visibility and scheduling, tags and filters, sorts, pages and totals,
+ * test: matching, what visitors type (word forms, compounds, Japanese variants, no dead ends), visibility and scheduling, tags and filters, sorts, pages and totals,
  * tenants, freshness (from another process: optional), restart from a snapshot (optional),
  * and a differential check against the brute-force reference (`createScanSearch`) over random
  * catalogues and sequences of operations. Every store and engine pairing runs it once.
@@ -31,6 +32,7 @@ import { registerUnless } from '../skip-case.ts'
 export function testSearch<S extends Store>(name: string, pairing: SearchPairing<S>): void {
   registerUnless(pairing.unavailable, () => {
     matchingCases(name, pairing)
+    understandingCases(name, pairing)
     visibilityCases(name, pairing)
     narrowingCases(name, pairing)
     orderingCases(name, pairing)

@@ -1,0 +1,83 @@
+import * as assert from 'uvu/assert'
+import type { SearchPort } from '../../../port/search.ts'
+import type { Store } from '../../../port/store.ts'
+import { aCategory, aContent } from '../../fixtures.ts'
+import { aSearchQuery, hitIds, hitSet, seedSearch } from '../search-fixtures.ts'
+import { searchSuite } from '../search-suite.ts'
+import type { SearchPairing } from '../search-suite.ts'
+
+const T = 'ten_u'
+const blank = { summary: '', body: '', author_name: 'Ann Author' }
+
+/** A small English and Japanese site, as visitors search it. */
+async function seedSite(store: Store): Promise<void> {
+  await seedSearch(store, T, [aCategory(T, 'cat_news')], [
+    aContent(T, 'u1', 'cat_news', { ...blank, title: 'What we learned this year', body: '<p>Notes on the database migration.</p>' }),
+    aContent(T, 'u2', 'cat_news', { ...blank, title: 'Learning resources', summary: 'Guides for new staff' }),
+    aContent(T, 'u3', 'cat_news', { ...blank, title: 'COVID-19 measures at the office', summary: 'Contact us by e-mail' }),
+    aContent(T, 'u4', 'cat_news', { ...blank, title: 'Migrating to the new email system' }),
+    aContent(T, 'u5', 'cat_news', { ...blank, title: 'コンピュータの使い方', summary: 'プライバシーポリシーを改定しました' }),
+    aContent(T, 'u6', 'cat_news', { ...blank, title: 'ソフトウェア・エンジニアを募集します', body: '<p>人々の暮らしを支える仕事です</p>' }),
+    aContent(T, 'u7', 'cat_news', { ...blank, title: 'サーバー管理', summary: 'データーの移行' }),
+    aContent(T, 'u8', 'cat_news', { ...blank, title: 'Lernen mit uns', summary: 'a tall tower' }),
+  ])
+}
+
+/**
+ * What visitors type (issue 29): word forms, compounds, Japanese spelling variants and
+ * sentences of which one word matches nothing. Every engine must find what core's rules find.
+ */
+export function understandingCases<S extends Store>(name: string, pairing: SearchPairing<S>): void {
+  const s = searchSuite(`${name}: search understands what visitors type`, pairing)
+  const find = async (search: SearchPort, text: string): Promise<string[]> => hitSet(await search.search(T, aSearchQuery(text)))
+
+  s('English word forms are found by their stem, the exact form ranked first', async ({ store, search }) => {
+    await seedSite(store)
+    assert.equal(await find(search, 'learning'), ['u1', 'u2'])
+    assert.equal(await find(search, 'learned'), ['u1', 'u2'])
+    assert.equal(await find(search, 'migrating'), ['u1', 'u4'])
+    assert.equal(await find(search, 'migration'), ['u1', 'u4'])
+    assert.equal(hitIds(await search.search(T, aSearchQuery('learned'))), ['u1', 'u2'], 'the exact form first')
+    assert.equal(hitIds(await search.search(T, aSearchQuery('learning'))), ['u2', 'u1'], 'the exact form first')
+  })
+
+  s('a compound is found joined, split or as written', async ({ store, search }) => {
+    await seedSite(store)
+    for (const query of ['covid19', 'covid-19', 'COVID 19', 'covid_19']) assert.equal(await find(search, query), ['u3'], query)
+    assert.equal(await find(search, 'email'), ['u3', 'u4'])
+    assert.equal(await find(search, 'e-mail'), ['u3', 'u4'])
+  })
+
+  s('Japanese spelling variants are one word', async ({ store, search }) => {
+    await seedSite(store)
+    assert.equal(await find(search, 'コンピューター'), ['u5'], 'a trailing long-vowel mark')
+    assert.equal(await find(search, 'サーバ'), ['u7'], 'the other way')
+    assert.equal(await find(search, 'データ'), ['u7'])
+    assert.equal(await find(search, 'ぷらいばしー'), ['u5'], 'hiragana for katakana')
+    assert.equal(await find(search, 'ソフトウェアエンジニア'), ['u6'], 'a middle dot inside a katakana compound')
+    assert.equal(await find(search, 'ソフトウェア　エンジニア'), ['u6'])
+    assert.equal(await find(search, '人々'), ['u6'], 'the iteration mark')
+  })
+
+  s('a question typed as a sentence finds the items with most of its words, all of them first', async ({ store, search }) => {
+    await seedSite(store)
+    assert.equal(await find(search, 'how to contact the office'), ['u3'], 'one item has office, contact and the: the most')
+    assert.equal(await find(search, 'zebra learning'), ['u1', 'u2'], 'a word nothing has does not empty the answer')
+    const result = await search.search(T, aSearchQuery('zebra quagga'))
+    assert.equal(result, { total: 0, hits: [] }, 'nothing has any word')
+  })
+
+  s('-word leaves out the items having it; a lone -, quotes and a - inside a word are plain text', async ({ store, search }) => {
+    await seedSite(store)
+    assert.equal(await find(search, 'learning -database'), ['u2'])
+    assert.equal(await find(search, 'learning -DATABASES -nothing'), ['u2'], 'an excluded word matches as any word does (prefix, stem)')
+    assert.equal(await find(search, 'email -covid-19'), ['u4'], 'a compound excluded')
+    assert.equal(await find(search, 'ソフトウェア -募集'), [], 'a Japanese run excluded')
+    assert.equal(await find(search, 'learning - database'), ['u1'], 'a lone - is punctuation: both words, u1 has them')
+    assert.equal(await find(search, '"learned this"'), ['u1'], 'quotes are punctuation')
+    assert.equal(await find(search, 'covid-19'), ['u3'], 'a - inside a word joins it')
+    assert.equal(await search.search(T, aSearchQuery('-learning')), { total: 0, hits: [] }, 'only excluded words: nothing to find')
+  })
+
+  s.run()
+}
