@@ -6,6 +6,10 @@ import { isPostgresUrl } from '../session.ts'
 import { webhookSealingKey } from './sealing-key.ts'
 import { sendWebhook } from './send-webhook.ts'
 
+/** How often a process without the webhook key looks for endpoints it cannot deliver to, and how often it says so. */
+const UNKEYED_CHECK_MS = 60_000
+const UNKEYED_REMINDER_MS = 3_600_000
+
 /** What `serve` runs for events, per process (see `startEvents`). */
 export interface EventOptions {
   /** Allow loopback and private webhook targets (`--allow-private-webhook-targets`). */
@@ -37,8 +41,24 @@ export function startEvents(ctx: Context, dbPath: string, options: EventOptions)
   let deliverer: WebhookDeliverer | null = null
   const webhooks = ctx.store.webhooks
   const key = webhooks === undefined ? null : webhookSealingKey(dbPath, options.vars, false)
+  // Hint: without the key, a PostgreSQL process cannot open the secrets; that is worth saying
+  // only once there is an enabled endpoint to deliver to (an operator without webhooks needs no
+  // key), and again every hour while it lasts.
+  let unkeyed: ReturnType<typeof setInterval> | null = null
   if (webhooks !== undefined && key === null && isPostgresUrl(dbPath)) {
-    options.onTrouble('frontdesk: webhooks are not delivered by this process: set FRONTDESK_WEBHOOK_KEY (the key their secrets are sealed under)')
+    let said = 0
+    const check = async () => {
+      if (Date.now() - said < UNKEYED_REMINDER_MS) return
+      for (const tenant of await ctx.store.listTenants()) {
+        if (!(await webhooks.listWebhookEndpoints(tenant.id)).some((endpoint) => endpoint.disabled_at === null)) continue
+        said = Date.now()
+        options.onTrouble('frontdesk: webhooks are not delivered by this process: set FRONTDESK_WEBHOOK_KEY (the key their secrets are sealed under)')
+        return
+      }
+    }
+    void check().catch(() => undefined)
+    unkeyed = setInterval(() => void check().catch(() => undefined), UNKEYED_CHECK_MS)
+    unkeyed.unref()
   }
   if (webhooks !== undefined && key !== null) {
     const lease = Number(options.vars['FRONTDESK_WEBHOOK_LEASE_MS'] ?? '')
@@ -54,6 +74,7 @@ export function startEvents(ctx: Context, dbPath: string, options: EventOptions)
   }
   return {
     async stop() {
+      if (unkeyed !== null) clearInterval(unkeyed)
       await announcer.stop()
       await deliverer?.stop()
     },
