@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { finds } from './finds.test-util.ts'
 import { indexTerms, joinedForm, normalizeTerm, tokenize } from './analyzer.ts'
 import { MATCH_WEIGHTS, parseQuery, parseQueryTerms, stemMatches, stemOf, withinOneEdit, wordMatches, wordMatchWeight } from './query-terms.ts'
 
@@ -187,19 +188,6 @@ test('tokenize and indexTerms agree, and offsets always slice the original text'
   )
 })
 
-/** Whether a query finds a text by core's rules (every term matches one of the text's terms), as the reference search decides. */
-function finds(query: string, text: string): boolean {
-  const terms = parseQueryTerms(query)
-  const tokens = tokenize(text)
-  return (
-    terms.length > 0 &&
-    terms.every((term) =>
-      term.kind === 'word'
-        ? tokens.some((token) => !token.cjk && wordMatches(term, token.term))
-        : term.grams.every((gram) => tokens.some((token) => token.cjk && (term.prefix ? token.term.startsWith(gram) : token.term === gram))),
-    )
-  )
-}
 
 test('hiragana and katakana are one', () => {
   assert.equal(indexTerms('ぷらいばしー'), indexTerms('プライバシー'))

@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { indexTerms, tokenize } from './analyzer.ts'
-import { parseQueryTerms, stemOf, stemRoot, withinOneEdit, wordMatches } from './query-terms.ts'
+import { finds } from './finds.test-util.ts'
+import { indexTerms } from './analyzer.ts'
+import { stemOf, stemRoot, withinOneEdit } from './query-terms.ts'
 
 /*
  * One property per normalization rule of the analyzer and the query (issue 29), on random text:
@@ -10,19 +11,6 @@ import { parseQueryTerms, stemOf, stemRoot, withinOneEdit, wordMatches } from '.
  * because of a normalization the rule does not name.
  */
 
-/** Whether a query finds a text by core's rules: every term matches one of the text's terms (the reference search's decision). */
-function finds(query: string, text: string): boolean {
-  const terms = parseQueryTerms(query)
-  const tokens = tokenize(text)
-  return (
-    terms.length > 0 &&
-    terms.every((term) =>
-      term.kind === 'word'
-        ? tokens.some((token) => !token.cjk && wordMatches(term, token.term))
-        : term.grams.every((gram) => tokens.some((token) => token.cjk && (term.prefix ? token.term.startsWith(gram) : token.term === gram))),
-    )
-  )
-}
 
 const KATAKANA = [...'アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワンガギグゲゴパピプペポャュョッ']
 const toHiragana = (char: string): string => String.fromCharCode(char.charCodeAt(0) - 0x60)
