@@ -12,6 +12,8 @@ import type { TenantSnapshot } from '../tenant/tenant-index.ts'
 import { TenantSearchIndex } from '../tenant/tenant-index.ts'
 import { buildTenantIndex } from './bulk-build.ts'
 import { RangeIndexer } from './range-indexer.ts'
+import type { ListSpill } from './list-spill.ts'
+import { fileSpill } from './list-spill.ts'
 
 interface World {
   dir: string
@@ -110,16 +112,19 @@ for (const pageSize of [7, 500]) {
   })
 }
 
-test('per-document lists split over many chunks give the same postings', async (ctx) => {
+test('per-document lists split over many chunks, kept or spilled to a file, give the same postings', async (ctx) => {
   const items = await sourceItems(ctx)
-  const run = (chunkSize?: number) => {
-    const indexer = new RangeIndexer(ctx.categories, chunkSize)
+  const run = (chunkSize?: number, spill: ListSpill | null = null) => {
+    const indexer = new RangeIndexer(ctx.categories, chunkSize, spill)
     for (const item of items) indexer.add(item)
-    const { postings, used, terms } = indexer.finish(0, [0, 0, 0, 0, 0])
-    return { postings: Array.from(postings), used: Array.from(used), terms }
+    const { postings, used, terms, fieldTotals } = indexer.finish(0, [0, 0, 0, 0, 0])
+    return { postings: Array.from(postings), used: Array.from(used), terms, fieldTotals }
   }
   const whole = run()
-  for (const size of [1, 7, 64, 1000]) assert.equal(run(size), whole, `chunks of ${size}`)
+  for (const size of [1, 7, 64, 1000]) {
+    assert.equal(run(size), whole, `chunks of ${size}`)
+    assert.equal(run(size, fileSpill()), whole, `chunks of ${size}, spilled`)
+  }
 })
 
 test('finishInOrder: items added shuffled, some twice, over many chunks, give what adding the live ones in order gives', async (ctx) => {
@@ -130,8 +135,8 @@ test('finishInOrder: items added shuffled, some twice, over many chunks, give wh
     const { postings, used, terms, cjk, docs, fieldTotals } = indexer.finish(3, [10, 20, 30, 40, 50])
     return { postings: Array.from(postings), used: Array.from(used), terms, cjk: Array.from(cjk), docs, fieldTotals }
   })()
-  for (const size of [1, 7, 1000, undefined]) {
-    const indexer = new RangeIndexer(ctx.categories, size)
+  for (const [size, spill] of [1, 7, 1000, undefined].flatMap((size) => [[size, false], [size, true]] as const)) {
+    const indexer = new RangeIndexer(ctx.categories, size, spill ? fileSpill() : null)
     const numbers = new Map<string, number>()
     // A stale copy of every third item first (its later copy wins), then all of them back to front.
     for (const [i, item] of items.entries()) {
@@ -145,7 +150,7 @@ test('finishInOrder: items added shuffled, some twice, over many chunks, give wh
     }
     const order = Int32Array.from(items, (item) => numbers.get(item.doc.id) ?? -1)
     const { postings, used, terms, cjk, docs, fieldTotals } = indexer.finishInOrder(order, 3, [10, 20, 30, 40, 50])
-    assert.equal({ postings: Array.from(postings), used: Array.from(used), terms, cjk: Array.from(cjk), docs, fieldTotals }, expected, `chunks of ${size ?? 'default'}`)
+    assert.equal({ postings: Array.from(postings), used: Array.from(used), terms, cjk: Array.from(cjk), docs, fieldTotals }, expected, `chunks of ${size ?? 'default'}${spill ? ', spilled' : ''}`)
   }
 })
 

@@ -3,11 +3,14 @@ import { searchedTexts } from '@frontdesk/core'
 import { BigramIds } from '../matching/bigram-ids.ts'
 import { B, BOOSTS, DELTA, FIELDS, K1, MAX_DOCUMENTS, weightCode } from '../matching/inverted-index.ts'
 import { forEachBuildTerm } from './build-terms.ts'
+import type { ListSpill } from './list-spill.ts'
 import { TermTable } from './term-table.ts'
 
 const MAX_TERMS = 2 ** 25
 /** Numbers per chunk of `RangeIndexer`'s per-document lists (4 MB). */
 const CHUNK = 1 << 20
+/** What a released chunk of the per-document lists is replaced with. */
+const EMPTY = new Uint32Array(0)
 
 /** Postings of one range of items, ready to be joined with the ranges before and after it (see `RangeIndexer.finish`). */
 export interface RangePostings {
@@ -66,6 +69,9 @@ export class RangeIndexer {
    */
   readonly #chunks: Uint32Array[] = []
   readonly #chunkUsed: number[] = []
+  /** With a spill, where each full chunk was written to it (its place in `#chunks` is then empty). */
+  readonly #spill: ListSpill | null
+  readonly #spilledAt: number[] = []
   #data = new Uint32Array(0)
   #dataLength = 0
   readonly #docs: SearchDocument[] = []
@@ -88,10 +94,15 @@ export class RangeIndexer {
 
   readonly #chunkSize: number
 
-  /** An indexer for items of these categories (their text and select fields are indexed); `chunkSize` for tests. */
-  constructor(categories: readonly CategoryRecord[], chunkSize = CHUNK) {
+  /**
+   * An indexer for items of these categories (their text and select fields are indexed);
+   * `spill`: where full chunks of the per-document lists go until `finish` (see `ListSpill`),
+   * else they stay in memory; `chunkSize` for tests.
+   */
+  constructor(categories: readonly CategoryRecord[], chunkSize = CHUNK, spill: ListSpill | null = null) {
     this.#categories = new Map(categories.map((category) => [category.id, category]))
     this.#chunkSize = chunkSize
+    this.#spill = spill
   }
 
   /** Indexes the items added from now on with this category (new, or changed) instead of the one known so far. */
@@ -113,6 +124,7 @@ export class RangeIndexer {
   add(item: SearchSourceItem): void {
     const { doc } = item
     const number = this.#docs.length
+    this.#spillFull()
     this.#docs.push(doc)
     const texts = searchedTexts(item.title, item.summary, item.body, doc.tags, doc.fields, this.#categories.get(doc.category_id))
     this.#reserve(FIELDS.length)
@@ -162,7 +174,9 @@ export class RangeIndexer {
 
   /**
    * The range's postings, its first document numbered `docOffset`, given the sum of each
-   * field's length over the documents before it (`totalsBefore`). Call once, after the last `add`.
+   * field's length over the documents before it (`totalsBefore`). Call once, after the last
+   * `add`: the per-document lists are released as they are read (a full import's peak memory
+   * holds the postings and what is left of the lists, not both whole).
    */
   finish(docOffset: number, totalsBefore: readonly number[]): RangePostings {
     return this.#finish(null, docOffset, totalsBefore)
@@ -175,7 +189,7 @@ export class RangeIndexer {
    * (a term's pairs are kept in that order, field after field, so walking them finds terms
    * as `add` first met them), and terms of left-out documents only are dropped. For an index
    * fed as items are written (an import), in write order, then put in id order without
-   * analysing anything again.
+   * analysing anything again. Call once, after the last `add`.
    */
   finishInOrder(order: Int32Array, docOffset: number, totalsBefore: readonly number[]): RangePostings {
     return this.#finish(order, docOffset, totalsBefore)
@@ -186,6 +200,14 @@ export class RangeIndexer {
     if (docOffset + n > MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
     const chunks = this.#chunks
     const ends = [...this.#chunkUsed, this.#dataLength]
+    const spill = this.#spill
+    // Hint: read in order, a spilled chunk is read back when reached; in another order, all of them first.
+    const chunkAt = (c: number): Uint32Array => {
+      const at = this.#spilledAt[c]
+      return spill === null || at === undefined ? (chunks[c] ?? EMPTY) : spill.read(at, ends[c] ?? 0)
+    }
+    if (order !== null) for (let c = 0; c < this.#spilledAt.length; c++) chunks[c] = chunkAt(c)
+    if (order !== null) this.#spilledAt.length = 0
     let terms = this.#terms
     let count = terms.length
     let cjk = this.#cjk.slice(0, count)
@@ -244,7 +266,7 @@ export class RangeIndexer {
     const docTerms = new Int32Array(count)
     const totals = Float64Array.from(FIELDS, (_, f) => totalsBefore[f] ?? 0)
     let chunk = 0
-    let data = chunks[0] ?? new Uint32Array(0)
+    let data = chunkAt(0)
     let end = ends[0] ?? 0
     let at = 0
     for (let d = 0; d < n; d++) {
@@ -258,7 +280,9 @@ export class RangeIndexer {
         at = start % 2 ** 32
       } else if (at === end) {
         // Hint: each block lies whole in one chunk; where a chunk ends, the next block starts the next chunk.
-        data = chunks[++chunk] ?? new Uint32Array(0)
+        // Read in order, a chunk is left for good: released, so that the postings grow as the lists shrink.
+        chunks[chunk] = EMPTY
+        data = chunkAt(++chunk)
         end = ends[chunk] ?? 0
         at = 0
       }
@@ -272,7 +296,8 @@ export class RangeIndexer {
         const fieldTotal = (totals[f] ?? 0) + length
         totals[f] = fieldTotal
         if (at === end) {
-          data = chunks[++chunk] ?? new Uint32Array(0)
+          if (order === null) chunks[chunk] = EMPTY
+          data = chunkAt(++chunk)
           end = ends[chunk] ?? 0
           at = 0
         }
@@ -297,8 +322,26 @@ export class RangeIndexer {
       }
     }
     const docs = order === null ? this.#docs : Array.from(order, (d) => this.#docs[d] as SearchDocument)
+    this.#chunks.length = 0
+    this.#spilledAt.length = 0
+    this.#data = EMPTY
+    this.#dataLength = 0
+    spill?.close()
     const fieldTotals = Array.from(totals, (t, f) => t - (totalsBefore[f] ?? 0))
     return { terms, cjk, used, postings, docs, fieldTotals }
+  }
+
+  /**
+   * With a spill, writes there the chunks filled since the last call (between two items: an
+   * item's lengths are written after its fields, which may have begun a new chunk meanwhile).
+   */
+  #spillFull(): void {
+    const spill = this.#spill
+    if (spill === null) return
+    for (let c = this.#spilledAt.length; c < this.#chunkUsed.length; c++) {
+      this.#spilledAt[c] = spill.write((this.#chunks[c] ?? EMPTY).subarray(0, this.#chunkUsed[c] ?? 0))
+      this.#chunks[c] = EMPTY
+    }
   }
 
   /** Makes room for a block of `more` numbers: the rest of the current chunk, or a new one. */

@@ -1,6 +1,7 @@
 import type { CategoryRecord, ContentRecord, FieldValue, SearchDocument } from '@frontdesk/core'
 import { isSearchedField } from '@frontdesk/core'
 import { indexDataOf } from '../build/index-data.ts'
+import type { ListSpill } from '../build/list-spill.ts'
 import { RangeIndexer } from '../build/range-indexer.ts'
 import { FIELDS } from '../matching/inverted-index.ts'
 import type { TenantSnapshot } from '../tenant/tenant-index.ts'
@@ -91,12 +92,17 @@ export class ImportAnalysis {
   readonly #usedTags = new Map<string, string>()
   /** Per live item id, the number the indexer gave it. */
   readonly #numbers = new Map<string, number>()
+  readonly #spill: ListSpill | null
   #stale = false
 
-  /** An analysis for a tenant whose categories are these at the start of the import. */
-  constructor(categories: readonly CategoryRecord[]) {
+  /**
+   * An analysis for a tenant whose categories are these at the start of the import; `spill`:
+   * where the analysed items wait for `end` instead of the heap (see `ListSpill`), which `end` closes.
+   */
+  constructor(categories: readonly CategoryRecord[], spill: ListSpill | null = null) {
     for (const category of categories) this.#categories.set(category.id, category)
-    this.#indexer = new RangeIndexer(categories)
+    this.#spill = spill
+    this.#indexer = new RangeIndexer(categories, undefined, spill)
   }
 
   /** Whether something already analysed changed since: `end` will answer `null`. */
@@ -121,10 +127,14 @@ export class ImportAnalysis {
    * or `null` when an item's category fields or tag names changed after it was analysed.
    */
   end(end: ImportEnd): TenantSnapshot | null {
-    if (this.#stale) return null
+    const unused = () => {
+      this.#spill?.close()
+      return null
+    }
+    if (this.#stale) return unused()
     const finalCategories = new Map(end.categories.map((category) => [category.id, category]))
-    for (const [id, key] of this.#usedCategories) if (analysedFields(finalCategories.get(id)) !== key) return null
-    for (const [id, name] of this.#usedTags) if (end.tags.get(id) !== name) return null
+    for (const [id, key] of this.#usedCategories) if (analysedFields(finalCategories.get(id)) !== key) return unused()
+    for (const [id, name] of this.#usedTags) if (end.tags.get(id) !== name) return unused()
     // As the build reads them: by id, in SQLite's order (BINARY: code point order).
     const ids = inCodePointOrder([...this.#numbers.keys()])
     const order = Int32Array.from(ids, (id) => this.#numbers.get(id) ?? 0)

@@ -1,6 +1,8 @@
 import type { CategoryRecord, ContentReader, ContentRecord, FeedPosition, SnapshotStore, StagedSnapshotFile, TransactionObserver } from '@frontdesk/core'
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import type { ListSpill } from '../build/list-spill.ts'
+import { fileSpill } from '../build/list-spill.ts'
 import { encodeSnapshot } from '../snapshots/snapshot-codec.ts'
 import type { Writes } from './import-analysis.ts'
 import { ImportAnalysis, WriteBatch } from './import-analysis.ts'
@@ -98,6 +100,8 @@ export function indexWhileImporting(options: ImportIndexOptions): ImportIndexing
   }
   const received = (message: FromWorker) => {
     result ??= message
+    // Hint: its answer is its last word; ended now, its index (the size of the snapshot) is not held through the rest of the commit.
+    void worker?.terminate()
     reply?.(result)
   }
   if (!failed) {
@@ -243,13 +247,14 @@ function runWorker(): void {
   }
   port.on('message', (message: ToWorker) => {
     try {
-      if (message.kind === 'begin') analysis = new ImportAnalysis(message.categories)
+      if (message.kind === 'begin') analysis = new ImportAnalysis(message.categories, spillOrNull())
       else if (message.kind === 'writes') analysis?.take(message.writes)
       else {
         const tenant = analysis?.end({ categories: message.categories, tags: new Map(message.tags) }) ?? null
         analysis = null
         if (tenant === null) return answer({ kind: 'built', chunks: null })
-        const chunks = encodeSnapshot(message.position, tenant)
+        // Hint: the items' objects are let go as their bytes are made (the peak of a large first import).
+        const chunks = encodeSnapshot(message.position, tenant, true)
         if (message.file !== null) answer({ kind: 'written', written: writeFile(message.file, chunks) })
         else answer({ kind: 'built', chunks }, ownBuffers(chunks))
       }
@@ -257,6 +262,15 @@ function runWorker(): void {
       answer({ kind: 'failed', message: error instanceof Error ? error.message : String(error) })
     }
   })
+}
+
+/** A spill file for the analysed items (see `ListSpill`), or none when no temporary file can be made: they stay in memory then. */
+function spillOrNull(): ListSpill | null {
+  try {
+    return fileSpill()
+  } catch {
+    return null
+  }
 }
 
 /** Writes the chunks to a new file readable by its owner only; `false` when it could not (the file is then left to `discard`). */
