@@ -139,14 +139,14 @@ export async function startTestPostgres({ fsync = false, settings = {} } = {}) {
 }
 
 /**
- * Runs `work` (synchronous, e.g. a `spawnSync` of the test runner) with FRONTDESK_TEST_PG_URL
+ * Runs `work` (the test runs; a promise is awaited) with FRONTDESK_TEST_PG_URL
  * set: the given one, else a throwaway server's, stopped afterwards (also when `work` throws).
  * A server that cannot start is reported, and `work` runs with UNAVAILABLE set to the reason
  * instead: the tests' PostgreSQL cases are then skipped, saying why, rather than each trying
  * to start a server of its own (see `postgresUnavailable` in packages/adapter-postgres).
  */
 export async function withTestPostgres(work) {
-  if (process.env.FRONTDESK_TEST_PG_URL) return work()
+  if (process.env.FRONTDESK_TEST_PG_URL) return await work()
   let server = null
   try {
     server = await startTestPostgres()
@@ -158,7 +158,7 @@ export async function withTestPostgres(work) {
     process.env[UNAVAILABLE] = `PostgreSQL could not start (${message.split('\n')[0]})`
   }
   try {
-    return work()
+    return await work()
   } finally {
     delete process.env.FRONTDESK_TEST_PG_URL
     delete process.env[UNAVAILABLE]

@@ -9,7 +9,7 @@
 // tests only: they are skipped, saying why, and every other test runs and counts.
 //
 // Every step has a time limit, and the whole run one (CI allows 20 minutes, `npm ci`
-// included; a full run takes about 9): a step still running at its limit is killed with every
+// included; a full run takes about 12, its two test runs side by side): a step still running at its limit is killed with every
 // process it started and counts as failed, and the steps left when the run's time is up count
 // as failed without running, so that the last line is always printed.
 //
@@ -45,12 +45,8 @@ const skipped = new Map()
  */
 function step(name, command, args, { parse, env = {}, minutes }) {
   console.log(`\n── ${name}`)
-  const ms = Math.min(minutes * 60_000, deadline - Date.now())
-  if (ms < 1000) {
-    console.log(`   NOT RUN: the run's ${RUN_MINUTES} minutes are up`)
-    timedOut.push(`${name} (not run)`)
-    return { status: null, stdout: '', timedOut: true }
-  }
+  const ms = stepTime(name, minutes)
+  if (ms === null) return { status: null, stdout: '', timedOut: true }
   const started = performance.now()
   const result = spawnSync(process.execPath, [SELF, GUARD, String(ms), command, ...args], {
     cwd: root,
@@ -62,7 +58,46 @@ function step(name, command, args, { parse, env = {}, minutes }) {
     killSignal: 'SIGKILL',
   })
   if (parse) process.stdout.write(result.stdout ?? '')
-  const late = result.status === TIMED_OUT || result.error?.code === 'ETIMEDOUT'
+  return finished(name, ms, started, { ...result, late: result.status === TIMED_OUT || result.error?.code === 'ETIMEDOUT' })
+}
+
+/**
+ * Runs a step beside others, as `step` does; what it prints to stdout is kept and printed
+ * under its heading when it ends, so that two runs' reports do not interleave (their stderr,
+ * failures' details, goes out as it comes).
+ */
+async function stepBeside(name, command, args, { env = {}, minutes }) {
+  console.log(`\n── ${name}: started`)
+  const ms = stepTime(name, minutes)
+  if (ms === null) return { status: null, stdout: '', timedOut: true }
+  const started = performance.now()
+  const child = spawn(process.execPath, [SELF, GUARD, String(ms), command, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...testEnv(process.env), ...env },
+  })
+  let stdout = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))
+  // Hint: only if the guard itself stopped answering; it ends the step at `ms`.
+  const backstop = setTimeout(() => child.kill('SIGKILL'), ms + 60_000)
+  const [status, signal] = await once(child, 'close')
+  clearTimeout(backstop)
+  console.log(`\n── ${name}`)
+  process.stdout.write(stdout)
+  return finished(name, ms, started, { status, stdout, late: status === TIMED_OUT || signal === 'SIGKILL' })
+}
+
+/** The time a step starting now may take, or null (said, and counted) when the run's time is up. */
+function stepTime(name, minutes) {
+  const ms = Math.min(minutes * 60_000, deadline - Date.now())
+  if (ms >= 1000) return ms
+  console.log(`   NOT RUN: the run's ${RUN_MINUTES} minutes are up`)
+  timedOut.push(`${name} (not run)`)
+  return null
+}
+
+/** Says how a step ended and how long it took. */
+function finished(name, ms, started, { late, ...result }) {
   if (late) {
     console.log(`\n   TIMED OUT: ${name}, still running after ${Math.round(ms / 1000)} s, was killed with every process it started`)
     timedOut.push(name)
@@ -124,16 +159,19 @@ const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', 'node_m
 let postgresMissing = null
 const runs = await withTestPostgres(() => {
   postgresMissing = process.env[UNAVAILABLE] ?? null
-  return [
-    step(
+  // Hint: the two runs go side by side, one per core: each is one uvu process (plus the servers
+  // its tests start) that spends much of its time waiting on them, and one after the other they
+  // took 15 of the run's 16 minutes.
+  return Promise.all([
+    stepBeside(
       'tests (uvu under c8)',
       bin('c8'),
       ['--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage', '--include=packages/*/src/**', ...EXCLUDE, ...uvu],
       // Hint: memos on, whatever the caller's environment says; the second run switches them off.
-      { parse: true, env: { [NO_MEMO]: '0' }, minutes: 12 },
+      { env: { [NO_MEMO]: '0' }, minutes: 12 },
     ),
-    step(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { parse: true, env: { [NO_MEMO]: '1' }, minutes: 12 }),
-  ]
+    stepBeside(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { env: { [NO_MEMO]: '1' }, minutes: 12 }),
+  ])
 })
 for (const run of runs) count(run)
 
