@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import * as tls from 'node:tls'
 import { BasicConstraintsExtension, ExtendedKeyUsage, ExtendedKeyUsageExtension, KeyUsageFlags, KeyUsagesExtension, X509Certificate as ParsedCertificate } from '@peculiar/x509'
 import { generate } from 'selfsigned'
@@ -118,11 +119,15 @@ test('ensureDevCert keeps the CA and the certificate, renews only the certificat
   }
 })
 
-/** The Deno binary: `$FRONTDESK_DENO`, else `deno` in node_modules/.bin or on the PATH; `null` when there is none. */
+/**
+ * The Deno binary: `$FRONTDESK_DENO`, else the one test/runtimes installs (as `.ci/run` does for the
+ * client's runtime test), `deno` in node_modules/.bin or on the PATH; `null` when there is none.
+ */
 function denoBinary(): string | null {
   const given = process.env['FRONTDESK_DENO']
   if (given !== undefined && given !== '') return existsSync(given) ? given : null
-  const dirs = [join(process.cwd(), 'node_modules', '.bin'), ...(process.env['PATH'] ?? '').split(delimiter)]
+  const runtimes = fileURLToPath(new URL('../../../test/runtimes/node_modules/@deno/linux-x64-glibc', import.meta.url))
+  const dirs = [runtimes, join(process.cwd(), 'node_modules', '.bin'), ...(process.env['PATH'] ?? '').split(delimiter)]
   for (const dir of dirs) if (dir !== '' && existsSync(join(dir, 'deno'))) return join(dir, 'deno')
   return null
 }
