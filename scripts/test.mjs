@@ -27,6 +27,8 @@ const GUARD = '--step-guard'
 const TIMED_OUT = 124
 /** The time of the whole run, its steps' own limits aside. */
 const RUN_MINUTES = 16
+/** How much of a run's stderr is kept to be shown again when the run ends without its summary. */
+const STDERR_KEPT = 4000
 
 if (process.argv[2] === GUARD) await guard(Number(process.argv[3]), process.argv[4], process.argv.slice(5))
 
@@ -34,6 +36,8 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const pattern = process.argv[2] ?? '\\.test\\.ts$'
 const deadline = Date.now() + RUN_MINUTES * 60_000
 const timedOut = []
+/** What failed, said again just before the last line, since a CI log is often read from its end. */
+const failures = []
 let passed = 0
 let failed = 0
 /** Skipped tests by reason, over every uvu run. */
@@ -46,7 +50,7 @@ const skipped = new Map()
 function step(name, command, args, { parse, env = {}, minutes }) {
   console.log(`\n── ${name}`)
   const ms = stepTime(name, minutes)
-  if (ms === null) return { status: null, stdout: '', timedOut: true }
+  if (ms === null) return { name, status: null, stdout: '', timedOut: true }
   const started = performance.now()
   const result = spawnSync(process.execPath, [SELF, GUARD, String(ms), command, ...args], {
     cwd: root,
@@ -58,7 +62,7 @@ function step(name, command, args, { parse, env = {}, minutes }) {
     killSignal: 'SIGKILL',
   })
   if (parse) process.stdout.write(result.stdout ?? '')
-  return finished(name, ms, started, { ...result, late: result.status === TIMED_OUT || result.error?.code === 'ETIMEDOUT' })
+  return finished(name, ms, started, { name, ...result, late: result.status === TIMED_OUT || result.error?.code === 'ETIMEDOUT' })
 }
 
 /**
@@ -69,22 +73,27 @@ function step(name, command, args, { parse, env = {}, minutes }) {
 async function stepBeside(name, command, args, { env = {}, minutes }) {
   console.log(`\n── ${name}: started`)
   const ms = stepTime(name, minutes)
-  if (ms === null) return { status: null, stdout: '', timedOut: true }
+  if (ms === null) return { name, status: null, stdout: '', timedOut: true }
   const started = performance.now()
   const child = spawn(process.execPath, [SELF, GUARD, String(ms), command, ...args], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...testEnv(process.env), ...env },
   })
   let stdout = ''
+  let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    process.stderr.write(chunk)
+    stderr = (stderr + chunk).slice(-STDERR_KEPT)
+  })
   // Hint: only if the guard itself stopped answering; it ends the step at `ms`.
   const backstop = setTimeout(() => child.kill('SIGKILL'), ms + 60_000)
   const [status, signal] = await once(child, 'close')
   clearTimeout(backstop)
   console.log(`\n── ${name}`)
   process.stdout.write(stdout)
-  return finished(name, ms, started, { status, stdout, late: status === TIMED_OUT || signal === 'SIGKILL' })
+  return finished(name, ms, started, { name, status, stdout, stderr, late: status === TIMED_OUT || signal === 'SIGKILL' })
 }
 
 /** The time a step starting now may take, or null (said, and counted) when the run's time is up. */
@@ -149,10 +158,10 @@ const EXCLUDE = [
 const bin = (name) => `${root}node_modules/.bin/${name}`
 
 const built = step('build', process.execPath, ['scripts/build.mjs'], { minutes: 4 })
-built.status === 0 ? passed++ : failed++
+tally(built)
 
 const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'], { minutes: 4 })
-typed.status === 0 ? passed++ : failed++
+tally(typed)
 
 const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
 /** Why PostgreSQL is missing (it could not start), or null: the last step's test of it says so too. */
@@ -175,6 +184,13 @@ const runs = await withTestPostgres(() => {
 })
 for (const run of runs) count(run)
 
+/** Counts a step that is one check: it passed or it did not. */
+function tally(result) {
+  if (result.status === 0) return passed++
+  failed++
+  failures.push(`${result.name}: ${result.timedOut ? 'stopped at its time limit' : `exit code ${result.status}`}`)
+}
+
 /** Adds a uvu run's summary to the tally. */
 function count(run) {
   const total = Number(/Total:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0)
@@ -187,14 +203,21 @@ function count(run) {
   for (const [reason, n] of skips.byReason) skipped.set(reason, (skipped.get(reason) ?? 0) + n)
   // A crash before uvu's summary still has to count as a failure, and so does a run stopped
   // at its time limit, whatever it had printed.
-  if (run.timedOut || (run.status !== 0 && total - ok === 0)) failed++
+  const output = run.stdout ?? ''
+  for (const line of output.split('\n')) if (/^\s*FAIL\s/.test(line)) failures.push(`${run.name}: ${line.trim()}`)
+  if (run.timedOut || (run.status !== 0 && total - ok === 0)) {
+    failed++
+    const why = run.timedOut ? 'stopped at its time limit' : `ended with exit code ${run.status} before all its tests had passed`
+    const tail = `${output.slice(-1500)}\n${run.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n')
+    failures.push(`${run.name}: ${why}${/Total:/.test(output) ? '' : ', without a summary'}; the end of what it printed:\n${tail}`)
+  }
 }
 
 if (pattern === '\\.test\\.ts$') {
   const coverage = step('coverage of packages/core (lines ≥ 90 %)', bin('c8'), [
     'check-coverage', '--all', '--lines=90', '--include=packages/core/src/**', ...EXCLUDE,
   ], { minutes: 2 })
-  coverage.status === 0 ? passed++ : failed++
+  tally(coverage)
 }
 
 // Not under c8: it runs the packed dist/ in child processes outside the repository.
@@ -207,6 +230,7 @@ const packed = step(
 count(packed)
 
 if (timedOut.length > 0) console.log(`\nOut of time: ${timedOut.join('; ')}`)
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`)
 const skips = [...skipped.values()].reduce((sum, n) => sum + n, 0)
 if (skips > 0) console.log(`\n${skipSummary(skipped)}`)
 console.log(`\n${passed} passed, ${failed} failed${skips > 0 ? `, ${skips} skipped` : ''}`)
