@@ -14,6 +14,12 @@ export function testEnv(env) {
 /** uvu's flags: without --no-color uvu sets FORCE_COLOR=1 for the processes it starts. */
 export const UVU_FLAGS = ['--no-color']
 
+/**
+ * Node's flags for a uvu run, before uvu's script: a crash of the test process (which uvu
+ * cannot catch) then says which file and test were running (uvu-crash-report.mjs).
+ */
+export const UVU_PRELOAD = ['--import', new URL('./uvu-crash-report.mjs', import.meta.url).href]
+
 /** The variable that switches every memo and cache off (`memoByDefault` of @frontdesk/core); `npm test` runs the tests with and without. */
 export const NO_MEMO = 'FRONTDESK_NO_MEMO'
 

@@ -18,7 +18,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { NO_MEMO, skipsOf, skipSummary, testEnv, UVU_FLAGS } from './test-env.mjs'
+import { NO_MEMO, skipsOf, skipSummary, testEnv, UVU_FLAGS, UVU_PRELOAD } from './test-env.mjs'
 import { UNAVAILABLE, withTestPostgres } from './test-postgres.mjs'
 
 const SELF = fileURLToPath(import.meta.url)
@@ -163,7 +163,7 @@ tally(built)
 const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'], { minutes: 4 })
 tally(typed)
 
-const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
+const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', ...UVU_PRELOAD, 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
 /** Why PostgreSQL is missing (it could not start), or null: the last step's test of it says so too. */
 let postgresMissing = null
 const runs = await withTestPostgres(() => {
@@ -224,7 +224,7 @@ if (pattern === '\\.test\\.ts$') {
 const packed = step(
   'packed packages installed outside the repository, the client on Bun, Deno and workerd (test/)',
   process.execPath,
-  ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', pattern, ...UVU_FLAGS],
+  ['--import', 'tsx', ...UVU_PRELOAD, 'node_modules/uvu/bin.js', 'test', pattern, ...UVU_FLAGS],
   { parse: true, env: postgresMissing === null ? {} : { [UNAVAILABLE]: postgresMissing }, minutes: 6 },
 )
 count(packed)

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { skipsOf, skipSummary, testEnv, UVU_FLAGS } from '../scripts/test-env.mjs'
+import { skipsOf, skipSummary, testEnv, UVU_FLAGS, UVU_PRELOAD } from '../scripts/test-env.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const test = suite('a missing service')
@@ -24,7 +24,7 @@ function runUvu(modules: string[], env: Record<string, string>): { status: numbe
     const imports = modules.map((module) => `await import(${JSON.stringify(pathToFileURL(join(root, module.split('?')[0] ?? '')).href + (module.includes('?') ? `?${module.split('?')[1]}` : ''))})`)
     writeFileSync(join(dir, 'run.test.mjs'), `${imports.join('\n')}\n`)
     const { FRONTDESK_TEST_PG_URL: _url, FRONTDESK_TEST_PG_UNAVAILABLE: _why, ...rest } = process.env
-    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(root, 'node_modules/uvu/bin.js'), dir, 'run\\.test\\.mjs$', ...UVU_FLAGS], {
+    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', ...UVU_PRELOAD, join(root, 'node_modules/uvu/bin.js'), dir, 'run\\.test\\.mjs$', ...UVU_FLAGS], {
       cwd: root, encoding: 'utf8', timeout: 120_000, env: testEnv({ ...rest, ...env }),
     })
     return { status: run.status, stdout: run.stdout, stderr: run.stderr }
