@@ -14,7 +14,7 @@
 //    DESIGN.md for the measurement). Third-party packages stay external and must therefore
 //    be dependencies of @frontdesk/cli itself (checked here). Code splitting keeps lazily
 //    imported modules (SQLite, the HTTP server) in their own chunks.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -153,7 +153,9 @@ async function bundle(packages, spec) {
     sourcemap: 'linked',
     logLevel: 'warning',
     metafile: true,
+    write: false,
   })
+  for (const file of result.outputFiles) writeIfChanged(file.path, file.contents)
   // Every third-party package the bundle imports is resolved from @frontdesk/cli's own
   // node_modules once installed, so it must be one of its dependencies (not only of the
   // @frontdesk package the bundle inlined).
@@ -181,6 +183,18 @@ async function bundle(packages, spec) {
     const file = join(chunks, name)
     if (!written.has(file)) rmSync(file, { force: true })
   }
+}
+
+/**
+ * Writes `path` only when its bytes change, and then whole at once (a new file renamed over
+ * the old): the tests run the CLI while other tests, in another test run, build it again.
+ */
+function writeIfChanged(path, contents) {
+  if (existsSync(path) && readFileSync(path).equals(contents)) return
+  mkdirSync(dirname(path), { recursive: true })
+  const staged = `${path}.${process.pid}.tmp`
+  writeFileSync(staged, contents)
+  renameSync(staged, path)
 }
 
 const packages = workspaces()
