@@ -249,6 +249,8 @@ async function waitUntilReady(url, hasExited) {
   for (;;) {
     if (hasExited()) throw new Error('the server exited')
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 })
+    // Hint: a server going down between the connect and the query fails the query; unheard, its 'error' would end the process.
+    client.on('error', () => {})
     try {
       await client.connect()
       await client.query('SELECT 1')

@@ -73,12 +73,14 @@ locking('inquiry writes wait longer for another process’s lock (a long import)
     inquirer_email: 'ina@example.com', inquirer_phone: null, inquirer_company: null, inquirer_department: null,
     status: 'open', api_key_id: null, created_at: '2025-06-20T12:00:00.000Z',
   }
-  const waiting = store.insertInquiry(inquiry)
+  // Hint: settled at once, so that an inquiry giving up before the COMMIT below (a stalled
+  // machine) fails this test instead of crashing the run with an unhandled rejection.
+  const waiting = store.insertInquiry(inquiry).then(() => null, (e: unknown) => e)
   const tenantError = await store.createTenant(aTenant('ten_2')).then(() => null, (e: unknown) => e)
   assert.instance(tenantError, StorageUnavailableError, 'other writes give up after busyTimeoutMs')
   await new Promise((resolve) => setTimeout(resolve, 150))
   other.exec('COMMIT')
-  await waiting
+  assert.is(await waiting, null, 'the inquiry waited for the lock')
   assert.ok(await store.getInquiry(T, 'inq_1'), 'the inquiry waited (up to 4 × busyTimeoutMs) and landed')
   other.exec('BEGIN IMMEDIATE')
   const started = Date.now()
@@ -288,6 +290,9 @@ function spawnChild(script: string, args: string[]) {
   })
   let output = ''
   let exited = false
+  // Hint: a child that died before a line was sent to it fails the wait for its answer; the
+  // write's EPIPE must not end the whole test run as an 'error' nobody listens to.
+  child.stdin.on('error', () => {})
   child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()))
   child.on('exit', () => void (exited = true))
   const line = (pattern: RegExp, timeoutMs = 30_000) =>

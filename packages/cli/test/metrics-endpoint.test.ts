@@ -24,8 +24,9 @@ test.before((world) => {
 })
 
 test.after(async (world) => {
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
   await world.server?.stop('SIGKILL')
-  rmSync(world.dir, { recursive: true, force: true })
+  if (world.dir !== undefined) rmSync(world.dir, { recursive: true, force: true })
 })
 
 function scrape(url: string): Promise<{ status: number; text: string; type: string }> {

@@ -44,7 +44,7 @@ function connect(world: World, localAddress: string): Promise<tls.TLSSocket | nu
       socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')
       socket.once('data', () => resolve(socket))
     })
-    socket.once('error', () => resolve(null))
+    socket.on('error', () => resolve(null))
     socket.once('close', () => resolve(null))
   })
 }
@@ -140,7 +140,7 @@ proxied('a trusted proxy is exempt from the per-address limit; any other address
       const socket = net.connect({ host: '127.0.0.1', port, localAddress })
       socket.once('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'))
       socket.once('data', () => resolve(socket))
-      socket.once('error', () => resolve(null))
+      socket.on('error', () => resolve(null))
       socket.once('close', () => resolve(null))
     })
   try {

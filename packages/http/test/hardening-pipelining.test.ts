@@ -29,8 +29,9 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  await world.server.close()
-  await world.limited.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
+  await world.limited?.close()
 })
 
 interface Pipelined {

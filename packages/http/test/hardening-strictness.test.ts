@@ -24,7 +24,8 @@ test.before(async (world) => {
 })
 
 test.after(async (world) => {
-  await world.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await world.server?.close()
 })
 
 const errorOf = (response: RawResponse | null) => JSON.parse(response?.body.toString('utf8') ?? 'null') as { error: { code: string; details?: { field: string; message: string }[] } }

@@ -55,7 +55,7 @@ function handshake(port: number, ca: string, options: tls.ConnectionOptions): Pr
       socket.destroy()
       resolve(result)
     })
-    socket.once('error', () => resolve(null))
+    socket.on('error', () => resolve(null))
   })
 }
 

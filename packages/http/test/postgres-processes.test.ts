@@ -130,7 +130,7 @@ test.after(async (world) => {
   // Hint: whatever `before` got to; a throw here would end the whole test run.
   await Promise.all(world.servers.map((server) => stop(server).catch((error: unknown) => console.error(error))))
   if (world.dir !== undefined) rmSync(world.dir, { recursive: true, force: true })
-  await world.drop?.()
+  await world.drop?.().catch((error: unknown) => console.error(error))
   console.log(`   (lags behind the committing process, ms: ${JSON.stringify(world.lags)})`)
 })
 

@@ -41,7 +41,8 @@ test.before(async (ctx) => {
 })
 
 test.after(async (ctx) => {
-  await ctx.server.close()
+  // Hint: whatever `before` got to; a throw here would end the whole test run.
+  await ctx.server?.close()
 })
 
 // A question, the items it must find (in this order when `ordered`), and what its title highlight must mark.

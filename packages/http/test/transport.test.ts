@@ -29,7 +29,7 @@ test.after(async () => {
 function tlsConnect(options: tls.ConnectionOptions): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect({ host: '127.0.0.1', port: server.port, ca: server.cert, ...options }, () => resolve(socket))
-    socket.once('error', reject)
+    socket.on('error', reject)
     socket.setTimeout(5_000, () => socket.destroy(new Error('timed out')))
   })
 }

@@ -179,6 +179,8 @@ create('a running request renews its claim: a repeat past the first lease is sti
   const { f, release } = await heldFirstInsert()
   try {
     const first = f.frontdesk.createInquiry(f.principal, VALID_BODY, 'slow')
+    // Hint: awaited below; should an assertion fail first, its rejection must not crash the run unhandled.
+    first.catch(() => {})
     f.clock.advance(IDEMPOTENCY_LEASE_MS - 1_000)
     await new Promise((resolve) => setTimeout(resolve, IDEMPOTENCY_RENEW_MS + 200))
     f.clock.advance(IDEMPOTENCY_LEASE_MS - 1_000)
@@ -198,6 +200,8 @@ create('a request whose claim was taken over (its lease ran out) stores nothing 
   const { f, release } = await heldFirstInsert()
   try {
     const stalled = f.frontdesk.createInquiry(f.principal, VALID_BODY, 'stalled')
+    // Hint: its refusal is awaited below; should an assertion fail first, it must not crash the run unhandled.
+    stalled.catch(() => {})
     f.clock.advance(IDEMPOTENCY_LEASE_MS + 1)
     const retry = await f.frontdesk.createInquiry(f.principal, VALID_BODY, 'stalled')
     assert.is(retry.replayed, undefined)

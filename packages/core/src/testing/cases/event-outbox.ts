@@ -122,17 +122,24 @@ export function eventOutboxCases<S extends Store>(name: string, open: OpenStore<
           await new Promise((resolve) => setTimeout(resolve, 1))
         }
       })()
+      // Hint: the reader and the writes are awaited below; one failing before then must fail
+      // this case, not end the whole test run as an unhandled rejection.
+      reader.catch(() => {})
       const written: string[] = []
       const writer = async (s: Store, side: string) => {
         const work: Promise<void>[] = []
+        const started = (write: Promise<void>) => {
+          write.catch(() => {})
+          work.push(write)
+        }
         for (let i = 0; i < 20; i++) {
           const inquiry = anEvent(A, i, { id: `evt_${side}_inq_${i}`, type: 'inquiry.created' })
           written.push(inquiry.id)
-          work.push(s.insertInquiry(anInquiry(A, `inq_${side}_${i}`), undefined, [inquiry]))
+          started(s.insertInquiry(anInquiry(A, `inq_${side}_${i}`), undefined, [inquiry]))
           if (i % 4 === 0) {
             const content = anEvent(A, i, { id: `evt_${side}_cnt_${i}` })
             written.push(content.id)
-            work.push(s.transaction(async (tx) => {
+            started(s.transaction(async (tx) => {
               await tx.putContent(aContent(A, `cnt_${side}_${i}`, 'cat_1'))
               await tx.appendEvents([content])
             }))

@@ -64,14 +64,20 @@ export function severalProcessCases<S extends Store>(name: string, open: OpenSto
       }
     }
     const reader = read()
+    // Hint: awaited below; should it fail while the writes run, it must fail this case, not end the whole test run unhandled.
+    reader.catch(() => {})
     const writes = Array.from({ length: 40 }, (_, i) =>
       (i % 2 === 0 ? store : other).transaction(async (tx) => {
         await tx.putCategory(aCategory(A, `cat_${String(i).padStart(2, '0')}`))
         await new Promise((resolve) => setTimeout(resolve, i % 3))
       }),
     )
-    await Promise.all(writes)
-    writing = false
+    try {
+      await Promise.all(writes)
+    } finally {
+      // Hint: a failed write ends the reader too, rather than leaving it reading a store about to be closed.
+      writing = false
+    }
     await reader
     const expected = Array.from({ length: 40 }, (_, i) => `${A}/category/cat_${String(i).padStart(2, '0')}`)
     assert.equal([...seen].sort(), expected)
