@@ -78,8 +78,10 @@ export {
   wordParts,
 } from './search/analyzer.ts'
 export type { PairSink, Token as SearchToken } from './search/analyzer.ts'
-export { MATCH_WEIGHTS, parseQueryTerms, prefixWeight, stemMatches, stemOf, stemRoot, withinOneEdit, wordMatches, wordMatchWeight } from './search/query-terms.ts'
+export { MATCH_WEIGHTS, parseQuery, parseQueryTerms, prefixWeight, stemMatches, stemOf, stemRoot, withinOneEdit, wordMatches, wordMatchWeight } from './search/query-terms.ts'
 export type { QueryTerm } from './search/query-terms.ts'
+export { hasPhrase, newestFirst, PHRASE_CANDIDATE_LIMIT, phraseChecker, phraseUnits, unitsHold } from './search/phrase.ts'
+export type { Phrase, PhraseUnit } from './search/phrase.ts'
 export { escapeHtml, highlightFragments, highlightText } from './search/highlight.ts'
 export { stripHtml } from './search/strip-html.ts'
 export { matchesNarrowing, matchesSearch, satisfiesOperators } from './search/search-match.ts'

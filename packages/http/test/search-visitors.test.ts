@@ -61,6 +61,17 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: 'データ', finds: ['v_server'] },
   { query: '人々', finds: ['v_people'], marks: '人々' },
   { query: 'プライバシー 規約', finds: ['v_privacy'] },
+  // Phrases: the quoted words side by side and in order.
+  { query: '"learned from the outage"', finds: ['v_learn'], marks: 'learned' },
+  { query: '"the outage learned"', finds: [] },
+  { query: '"database migration" guide', finds: ['v_migration'], marks: 'migration' },
+  { query: '"migration database"', finds: [] },
+  { query: '"contact us by e-mail"', finds: ['v_mail'] },
+  { query: '"learned from', finds: ['v_learn'], marks: 'learned' },
+  { query: '"コンピューターの使い方"', finds: ['v_computer'], marks: 'コンピュータの使い方' },
+  { query: '"使い方 コンピュータ"', finds: [] },
+  { query: '"データのバックアップ"', finds: ['v_server'] },
+  { query: '“ソフトウェアエンジニア”', finds: ['v_engineer'] },
 ]
 
 for (const question of QUESTIONS) {
@@ -80,7 +91,7 @@ for (const question of QUESTIONS) {
 }
 
 test('queries of syntax, symbols, emoji or one repeated character answer 200 quickly', async (ctx) => {
-  for (const query of ['-', '""', '- -', '!!!', '😀😀', 'あ'.repeat(500), 'a'.repeat(500), '-'.repeat(500), 'ー'.repeat(500)]) {
+  for (const query of ['-', '""', '"', '" "', '- -', '"'.repeat(500), '" '.repeat(250), '!!!', '😀😀', 'あ'.repeat(500), 'a'.repeat(500), '-'.repeat(500), 'ー'.repeat(500)]) {
     const started = performance.now()
     const response = await ctx.server.request('POST', '/v1/cms/search', { headers: { 'x-api-key': ctx.key }, body: { query } })
     assert.ok([200, 400].includes(response.status), `${query.slice(0, 10)}: ${response.status}`)

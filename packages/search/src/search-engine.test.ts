@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CategoryRecord, ContentRecord, SearchQuery, SearchResult } from '@frontdesk/core'
-import { parseQueryTerms } from '@frontdesk/core'
-import { aCategory, aContent, aTag, aTenant } from '@frontdesk/core/testing'
+import { parseQuery, parseQueryTerms, PHRASE_CANDIDATE_LIMIT } from '@frontdesk/core'
+import { aCategory, aContent, aTag, aTenant, createScanSearch } from '@frontdesk/core/testing'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
@@ -344,6 +344,27 @@ test('with a watch, a lost wake-up costs at most pollMs', async ({ store, other 
   } finally {
     await search.close()
   }
+})
+
+test('a phrase of words more items share than the bound is looked for among the newest of them, as the scan reference looks', async ({ store, search }) => {
+  // Items holding both words, most of them side by side, published a minute apart (some at the same minute: ties by id), with ids out of date order.
+  const count = PHRASE_CANDIDATE_LIMIT + 60
+  const items = Array.from({ length: count }, (_, i) =>
+    aContent('ten_a', `p${String((i * 7919) % count).padStart(5, '0')}`, 'cat_a', {
+      title: i % 3 === 0 ? 'lights on the harbour' : 'harbour lights tonight',
+      published_at: new Date(Date.parse('2025-01-01T00:00:00.000Z') + Math.floor(i / 2) * 60_000).toISOString(),
+    }),
+  )
+  await seed(store, 'ten_a', [aCategory('ten_a', 'cat_a')], items)
+  const reference = createScanSearch(store)
+  for (const text of ['"harbour lights"', '"lights on the harbour" tonight', '"harbour lights" -tonight']) {
+    const asked: SearchQuery = { ...query(text), ...parseQuery(text), size: 100, sort: { kind: 'published_at', direction: 'desc' } }
+    const [found, expected] = [await search.search('ten_a', asked), await reference.search('ten_a', asked)]
+    // Scores are each engine's own (see `createScanSearch`): the page and the total must be the same.
+    assert.equal([found.total, ids(found)], [expected.total, ids(expected)], text)
+  }
+  const all = await search.search('ten_a', { ...query('"harbour lights"'), ...parseQuery('"harbour lights"') })
+  assert.ok(all.total > 0 && all.total < PHRASE_CANDIDATE_LIMIT, `${all.total}: among the newest ${PHRASE_CANDIDATE_LIMIT} having both words only`)
 })
 
 test.run()

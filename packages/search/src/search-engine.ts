@@ -1,6 +1,7 @@
 import type {
   ChangeFeed, ContentReader, FeedPosition, SearchPort, SearchQuery, SearchResult, SearchSource, SnapshotStore, TenantStore,
 } from '@frontdesk/core'
+import { phraseChecker, phraseTexts } from '@frontdesk/core'
 import { buildTenantIndex } from './build/bulk-build.ts'
 import { memoByDefault } from './memo-switch.ts'
 import { decodeSnapshot, encodeSnapshot } from './snapshots/snapshot-codec.ts'
@@ -16,6 +17,9 @@ export type SearchEngineStore = ChangeFeed &
   Pick<SearchSource, 'readSearchItems'> &
   Pick<ContentReader, 'getCategory' | 'getContents' | 'listCategories' | 'listContents'> &
   Pick<TenantStore, 'listTenants'>
+
+/** Items whose texts are read at once to check a search's phrases. */
+const PHRASE_READ_PAGE = 250
 
 /** `SearchEngineOptions.rebuildThreshold` when none is given. */
 export const DEFAULT_REBUILD_THRESHOLD = 2000
@@ -143,7 +147,34 @@ export class SearchEngine implements SearchPort {
 
   /** See `SearchPort.search`. */
   search(tenantId: string, query: SearchQuery): Promise<SearchResult> {
-    return this.#exclusive(async () => (await this.#fresh(tenantId)).index.search(query))
+    return this.#exclusive(async () => {
+      const { index } = await this.#fresh(tenantId)
+      if (query.phrases === undefined || query.phrases.length === 0 || query.terms.length === 0) return index.search(query)
+      return index.search(query, await this.#phraseHolders(tenantId, index, query))
+    })
+  }
+
+  /**
+   * The document numbers of the items holding every phrase of the query (core's `hasPhrase`),
+   * among the candidates the index names (see `phraseCandidates`): their texts are read from
+   * the store, a page at a time. Searches and updates wait meanwhile, so the numbers stay valid;
+   * an item changed since the index caught up is checked as it is now.
+   */
+  async #phraseHolders(tenantId: string, index: TenantSearchIndex, query: SearchQuery): Promise<number[]> {
+    const holds = phraseChecker(query.phrases ?? [])
+    const candidates = index.phraseCandidates(query)
+    const held: number[] = []
+    for (let from = 0; from < candidates.length; from += PHRASE_READ_PAGE) {
+      const page = candidates.slice(from, from + PHRASE_READ_PAGE)
+      const records = await this.#store.getContents(tenantId, page.map(({ item }) => item.id))
+      records.forEach((record, i) => {
+        const doc = page[i]?.doc
+        if (record === null || doc === undefined) return
+        const tags = record.tags.map((tag) => tag.name)
+        if (holds(phraseTexts(record.title, record.summary, record.body, tags, record.fields, index.category(record.category_id)))) held.push(doc)
+      })
+    }
+    return held
   }
 
   /** See `SearchPort.ping`: resolves while the engine is open, rejects once it is closed. */

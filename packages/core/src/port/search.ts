@@ -1,5 +1,6 @@
 import type { FieldValue } from '../model/category.ts'
 import type { ContentStatus } from '../model/content.ts'
+import type { Phrase } from '../search/phrase.ts'
 import type { QueryTerm } from '../search/query-terms.ts'
 
 /*
@@ -51,6 +52,13 @@ export interface SearchQuery {
   terms: QueryTerm[]
   /** Items matching any of these are left out (`-word`); absent: none. */
   excluded?: QueryTerm[]
+  /**
+   * Quoted phrases (`"a phrase"`), each of which a hit must hold in one of its searched fields
+   * (core's `hasPhrase`), checked among the first `PHRASE_CANDIDATE_LIMIT` items by `newestFirst` that
+   * are visible (in the category asked for) and match every term of every phrase; absent: none.
+   * Their words are in `terms` too.
+   */
+  phrases?: Phrase[]
   /** ISO 8601 UTC: items are visible when published at or before it. */
   now: string
   /** Only items of this category (`null`: any). */

@@ -272,10 +272,11 @@ function prefixWeightOf(keyLength: number, extra: number): number {
   return wordMatchWeight(term, 'x'.repeat(keyLength))
 }
 
-test('-word is excluded; a lone -, a - inside a word and quotes are plain text, never an error', () => {
+test('-word is excluded; a lone -, a - inside a word and a lone quote are plain text, never an error', () => {
   const words = (terms: ReturnType<typeof parseQueryTerms>) => terms.map((term) => (term.kind === 'word' ? term.term : term.text))
-  const { terms, excluded } = parseQuery('learning -database "a phrase" - x-y －移転 -COVID-19')
+  const { terms, excluded, phrases } = parseQuery('learning -database "a phrase" - x-y －移転 -COVID-19')
   assert.equal(words(terms), ['learning', 'a', 'phrase', 'x', 'y'])
+  assert.equal(phrases.map((phrase) => phrase.key), ['a phrase'], 'a phrase is also its words')
   assert.equal(words(excluded), ['database', '移転', 'covid', '19'])
   for (const query of ['-', '""', '- -', '"', '"unbalanced', '--x', '😀', '-'.repeat(500)]) {
     const parsed = parseQuery(query)

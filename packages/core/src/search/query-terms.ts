@@ -1,6 +1,8 @@
 import { stem as porter2 } from 'porter2'
 import type { Token } from './analyzer.ts'
 import { tokenize } from './analyzer.ts'
+import type { Phrase } from './phrase.ts'
+import { phraseUnits, quotedSpans } from './phrase.ts'
 
 /**
  * One term of a search query (CONTRACT §5). Every term must match (AND).
@@ -16,6 +18,12 @@ import { tokenize } from './analyzer.ts'
 export type QueryTerm =
   | { kind: 'word'; term: string; fuzzy: 0 | 1; stem: string | null; joined: string | null }
   | { kind: 'cjk'; text: string; grams: string[]; prefix: boolean }
+
+/**
+ * The most phrases a query holds: each one is checked in every candidate's text, and a query
+ * of a hundred one-letter phrases (`"a" "b" …`) would otherwise cost seconds.
+ */
+export const MAX_PHRASES = 8
 
 /** A word needs this many letters before one typo is tolerated. */
 export const FUZZY_MIN_LETTERS = 5
@@ -39,11 +47,34 @@ export function parseQueryTerms(query: string): QueryTerm[] {
 }
 
 /**
- * A query's terms and its excluded terms (`-word`: a word, compound or CJK run right after a
- * `-` that starts the query or follows a space), each once, in order. A `-` anywhere else, or
- * alone, is punctuation, as are quotes: `"a phrase"` is its words.
+ * A query's terms, its excluded terms and its phrases. `-word` excludes: a word, compound or
+ * CJK run right after a `-` that starts the query or follows a space. `"a phrase"`: the text
+ * between two quotes (`"`, `＂`, `“`, `”`, paired in order) is also a `Phrase` that items must
+ * hold as written (see `hasPhrase`), its words being terms as any others; a quote left alone,
+ * quotes around nothing (`""`) or around punctuation only are plain text, as is a `-` anywhere
+ * else, alone, or inside quotes. Terms and phrases each once, in order; quotes past the
+ * `MAX_PHRASES`th phrase are plain text.
  */
-export function parseQuery(query: string): { terms: QueryTerm[]; excluded: QueryTerm[] } {
+export function parseQuery(query: string): { terms: QueryTerm[]; excluded: QueryTerm[]; phrases: Phrase[] } {
+  const spans = quotedSpans(query)
+  const { terms, excluded } = collectTerms(query, spans)
+  const phrases: Phrase[] = []
+  const keys = new Set<string>()
+  for (const [from, to] of spans) {
+    if (phrases.length === MAX_PHRASES) break
+    const text = query.slice(from, to)
+    const units = phraseUnits(text)
+    if (units.length === 0) continue
+    const key = units.map((unit) => unit.unit).join(' ')
+    if (keys.has(key)) continue
+    keys.add(key)
+    phrases.push({ key, units, terms: collectTerms(text, [[0, text.length]]).terms })
+  }
+  return { terms, excluded, phrases }
+}
+
+/** The terms and excluded terms of a query whose quoted stretches are `spans` (nothing in them is excluded). */
+function collectTerms(query: string, spans: readonly [number, number][]): { terms: QueryTerm[]; excluded: QueryTerm[] } {
   const terms: QueryTerm[] = []
   const excluded: QueryTerm[] = []
   const seen = new Set<string>()
@@ -57,7 +88,7 @@ export function parseQuery(query: string): { terms: QueryTerm[]; excluded: Query
   for (const run of runs(tokenize(query))) {
     const first = run[0]
     if (first === undefined) continue
-    into = isExcluded(query, first.start) ? excluded : terms
+    into = isExcluded(query, first.start) && !spans.some(([from, to]) => from <= first.start && first.start < to) ? excluded : terms
     if (!first.cjk) {
       // A compound's words are followed by its joined form, which spans them (the analyzer's order).
       const joined = run.length > 1 ? (run[run.length - 1]?.term ?? null) : null

@@ -43,6 +43,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
     result = await engine.search(tenantId, {
       terms: request.terms,
       excluded: request.excluded,
+      phrases: request.phrases,
       now: isoAt(now),
       categoryId: request.categoryId,
       tags: request.tags,

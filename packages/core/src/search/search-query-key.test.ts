@@ -3,7 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FieldValue } from '../model/category.ts'
 import type { FieldOperators, SearchDocument, SearchQuery } from '../port/search.ts'
-import { parseQueryTerms } from './query-terms.ts'
+import { parseQuery, parseQueryTerms } from './query-terms.ts'
 import { matchesSearch } from './search-match.ts'
 import { searchComparator } from './search-order.ts'
 import { searchQueryKey } from './search-query-key.ts'
@@ -50,6 +50,15 @@ function answer(docs: SearchDocument[], q: SearchQuery): string[] {
   const scored = unique.filter((d) => matchesSearch(d, true, q)).map((d) => ({ doc: d, score: d.id.charCodeAt(1) % 3 }))
   return scored.sort(searchComparator(q.sort)).slice(q.from, q.from + q.size).map((s) => s.doc.id)
 }
+
+test('a phrase is in the key: quoted words are another question than the same words', () => {
+  const base: SearchQuery = { terms: [], now: NOW, categoryId: null, tags: null, filters: [], sort: { kind: 'relevance' }, from: 0, size: 10 }
+  const keyOf = (text: string): string => searchQueryKey({ ...base, ...parseQuery(text) })
+  assert.is.not(keyOf('"office event"'), keyOf('office event'))
+  assert.is.not(keyOf('"office event"'), keyOf('"event office"'))
+  assert.is.not(keyOf('"東京タワー"'), keyOf('"東京 タワー"'))
+  assert.is(keyOf('"office event"'), keyOf('"Office  EVENT"'))
+})
 
 test('two searches with one key get the same answer from any set of items', () => {
   fc.assert(

@@ -18,6 +18,7 @@ export function searchQueryKey(query: SearchQuery): string {
   const parts: { [K in Exclude<keyof SearchQuery, 'now'>]: unknown } = {
     terms: query.terms.map(termKey),
     excluded: (query.excluded ?? []).map(termKey),
+    phrases: (query.phrases ?? []).map((phrase) => phrase.units.map((unit) => [unit.unit, unit.run])),
     categoryId: query.categoryId,
     tags: query.tags === null ? null : [...new Set(query.tags)].sort(),
     filters: query.filters.map(conditionKey).sort(compareJson),
@@ -25,7 +26,7 @@ export function searchQueryKey(query: SearchQuery): string {
     from: query.from,
     size: query.size,
   }
-  return JSON.stringify([parts.terms, parts.excluded, parts.categoryId, parts.tags, parts.filters, parts.sort, parts.from, parts.size])
+  return JSON.stringify([parts.terms, parts.excluded, parts.phrases, parts.categoryId, parts.tags, parts.filters, parts.sort, parts.from, parts.size])
 }
 
 function termKey(term: QueryTerm): unknown {

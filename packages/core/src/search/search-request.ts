@@ -6,6 +6,7 @@ import type { CategoryRecord, FieldDefinition } from '../model/category.ts'
 import type { FieldCondition, SearchSort } from '../port/search.ts'
 import { issuesToDetails } from '../validation/issues.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../validation/storable-text.ts'
+import type { Phrase } from './phrase.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { parseQuery } from './query-terms.ts'
 import { parseSearchFilter } from './search-filter.ts'
@@ -21,6 +22,8 @@ export interface ParsedSearch {
   terms: QueryTerm[]
   /** Its excluded terms (`-word`). */
   excluded: QueryTerm[]
+  /** Its quoted phrases (`"a phrase"`). */
+  phrases: Phrase[]
   /** The category asked for, by `category_id` or `category_code` (`null`: any category). */
   categoryId: string | null
   /**

@@ -19,6 +19,28 @@ export function isSearchedField(field: FieldDefinition): boolean {
 }
 
 /**
+ * The texts of an item a phrase may lie in (core's `hasPhrase`), each apart: its title,
+ * summary, body with the HTML stripped, each tag name, and each searched custom field's value
+ * (as `searchedTexts` takes them).
+ */
+export function phraseTexts(
+  title: string,
+  summary: string,
+  body: string,
+  tags: readonly string[],
+  fields: Readonly<Record<string, FieldValue>>,
+  category: Pick<CategoryRecord, 'fields'> | undefined,
+): string[] {
+  const texts = [title, summary, stripHtml(body), ...tags]
+  for (const field of category?.fields ?? []) {
+    if (!isSearchedField(field)) continue
+    const value = Object.hasOwn(fields, field.id) ? fields[field.id] : undefined
+    if (typeof value === 'string') texts.push(value)
+  }
+  return texts
+}
+
+/**
  * The text of each searched field of an item, in `SEARCHED_FIELDS` order: its title, its
  * summary, its body with the HTML stripped, its tag names (one a line), and the values of its
  * category's searched custom fields (one a line, in the category's field order). `category`

@@ -94,7 +94,9 @@ const QUERY_DESCRIPTION = [
   'Letters and digits joined by `-`, `.`, `/` or `_` are found joined, split or as written (`covid19`, `covid-19`, `covid 19`; `email`, `e-mail`).',
   'Japanese: hiragana and katakana are one (`ぷらいばしー` finds `プライバシー`), a long-vowel mark ending a word is optional (`コンピューター` / `コンピュータ`),',
   'and `・`, `＝` or a space inside a katakana compound does not split it.',
-  '`-word` (after a space or at the start) leaves out the items having that word; a lone `-`, a `-` inside a word and quotes are plain text (`\"a phrase\"` is searched as its words).',
+  '`-word` (after a space or at the start) leaves out the items having that word; a lone `-` and a `-` inside a word or inside quotes are plain text.',
+  '`\"a phrase\"` finds only items holding those words side by side and in order in one field, each word whole and as written (after case, width and kana folding; no prefix, stem or typo); in Japanese the quoted characters must stand together.',
+  'A phrase is required (no dead ends and `-` do not apply to it) and is looked for among the 1,000 newest visible items having its words; a quote left alone and `\"\"` are plain text.',
   'Ranking: the most words matched, then by relevance, in which a word as typed counts more than another form of its stem, which counts more than a typo, which counts more than a prefix, and title matches most.',
 ].join(' ')
 /** What the search body's fields mean (the converter knows their shape, not their sense). */

@@ -1,5 +1,5 @@
 import type { CategoryRecord, ContentRecord, QueryTerm, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
-import { matchesNarrowing, searchedTexts, searchQueryKey, visibleSince } from '@frontdesk/core'
+import { compareIds, matchesNarrowing, newestFirst, PHRASE_CANDIDATE_LIMIT, searchedTexts, searchQueryKey, visibleSince } from '@frontdesk/core'
 import type { InvertedIndexData } from '../matching/inverted-index.ts'
 import { InvertedIndex } from '../matching/inverted-index.ts'
 import type { DocFilter, Eligibility, TermMatches } from '../matching/term-matcher.ts'
@@ -147,21 +147,13 @@ export class TenantSearchIndex {
    * changed, no item become visible since) gets the page it got the first time, without
    * matching again (see `SearchMemory`).
    */
-  search(query: SearchQuery): SearchResult {
+  search(query: SearchQuery, phraseHolders?: readonly number[]): SearchResult {
     if (query.terms.length === 0) return { total: 0, hits: [] }
-    // Hint: an unreadable time makes nothing visible, as core's `isVisibleAt` (NaN compares false).
-    const now = Date.parse(query.now)
-    // The category filter from the typed array too: most candidates of a common word are in other categories.
-    const wanted = query.categoryId === null ? -1 : this.#categoryNumbers.get(query.categoryId)
-    if (wanted === undefined) return { total: 0, hits: [] }
-    const allowed = new Uint8Array(this.#categoryNumbers.size)
-    for (const category of this.#categories.values()) {
-      const number = this.#categoryNumbers.get(category.id)
-      if (category.active && number !== undefined && (wanted < 0 || number === wanted)) allowed[number] = 1
-    }
-    // Visibility and category are decided inside the matcher, from a bit set, before any object is touched.
-    const eligible = this.#eligibility.get(this.#visibleFrom, this.#categoryOf, this.#docs.length, allowed, now, this.#version)
+    const eligible = this.#eligible(query)
+    if (eligible === null) return { total: 0, hits: [] }
     const bits = query.excluded === undefined || query.excluded.length === 0 ? eligible : this.#without(query.excluded, eligible)
+    // Hint: which items hold a phrase was read from the store for this search: nothing to remember it by.
+    if (phraseHolders !== undefined) return this.#search(query, only(bits, phraseHolders))
     if (!this.#memo) return this.#search(query, bits)
     const key = searchQueryKey(query)
     // Hint: the eligible set as remembered, not its copy less the excluded terms' documents (the key holds those terms; the version, the index they were matched in).
@@ -171,6 +163,46 @@ export class TenantSearchIndex {
     const result = this.#search(query, bits)
     this.#memory.remember(key, state, result)
     return result
+  }
+
+  /**
+   * The items to check for the query's phrases (core's rule, see `SearchQuery.phrases`): the
+   * first `PHRASE_CANDIDATE_LIMIT` by `newestFirst` of the visible items (in the category asked for)
+   * matching every term of every phrase, as document numbers and the items they hold.
+   */
+  phraseCandidates(query: SearchQuery): { doc: number; item: SearchDocument }[] {
+    const terms = (query.phrases ?? []).flatMap((phrase) => phrase.terms)
+    const eligible = terms.length === 0 ? null : this.#eligible(query)
+    if (eligible === null) return []
+    const docs = this.#docs.length
+    const matches = this.#matcher.match(terms, docs, docs, { bits: eligible, filter: null }, this.#version, 0)
+    const found: { doc: number; item: SearchDocument }[] = []
+    for (let i = 0; i < matches.length; i++) {
+      const doc = matches.docs[i] ?? 0
+      const item = this.#docs[doc]
+      if (item !== undefined) found.push({ doc, item })
+    }
+    if (found.length <= PHRASE_CANDIDATE_LIMIT) return found
+    // Newest first, as core's rule says; by the numeric keys of the dates when every date has one (see `PublishedKeys`; kept only with memos).
+    const keys = this.#memo ? this.#published.keys(this.#docs) : null
+    found.sort(keys === null ? (a, b) => newestFirst(a.item, b.item) : (a, b) => (keys[b.doc] ?? 0) - (keys[a.doc] ?? 0) || compareIds(b.item.id, a.item.id))
+    return found.slice(0, PHRASE_CANDIDATE_LIMIT)
+  }
+
+  /** The documents the query may return as far as visibility and its category decide (remembered: not to be changed), `null`: none. */
+  #eligible(query: SearchQuery): Uint32Array | null {
+    // Hint: an unreadable time makes nothing visible, as core's `isVisibleAt` (NaN compares false).
+    const now = Date.parse(query.now)
+    // The category filter from the typed array too: most candidates of a common word are in other categories.
+    const wanted = query.categoryId === null ? -1 : this.#categoryNumbers.get(query.categoryId)
+    if (wanted === undefined) return null
+    const allowed = new Uint8Array(this.#categoryNumbers.size)
+    for (const category of this.#categories.values()) {
+      const number = this.#categoryNumbers.get(category.id)
+      if (category.active && number !== undefined && (wanted < 0 || number === wanted)) allowed[number] = 1
+    }
+    // Visibility and category are decided inside the matcher, from a bit set, before any object is touched.
+    return this.#eligibility.get(this.#visibleFrom, this.#categoryOf, this.#docs.length, allowed, now, this.#version)
   }
 
   /**
@@ -285,6 +317,13 @@ export class TenantSearchIndex {
     })
     this.#index.compact(renumber)
   }
+}
+
+/** The bits of `bits` (not changed) that are documents of `docs`. */
+function only(bits: Uint32Array, docs: readonly number[]): Uint32Array {
+  const kept = new Uint32Array(bits.length)
+  for (const doc of docs) kept[doc >>> 5] = (kept[doc >>> 5] ?? 0) | ((bits[doc >>> 5] ?? 0) & (1 << (doc & 31)))
+  return kept
 }
 
 /** One buffer of the pieces (the piece itself when there is one: a snapshot's postings are read as one). */

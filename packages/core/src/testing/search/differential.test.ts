@@ -58,6 +58,10 @@ const planted: Record<string, Planted> = {
     search: (tenantId, q) => reference.search(tenantId, { ...q, terms: q.terms.map((term) => (term.kind === 'word' ? { ...term, stem: null } : term)) }),
   }),
   'excluded words (-word) ignored': (_store, reference) => ({ search: (tenantId, q) => reference.search(tenantId, { ...q, excluded: [] }) }),
+  'quoted phrases ignored (their words anywhere)': (_store, reference) => ({ search: (tenantId, q) => reference.search(tenantId, { ...q, phrases: [] }) }),
+  'phrases matched in any order': (_store, reference) => ({
+    search: (tenantId, q) => reference.search(tenantId, { ...q, phrases: (q.phrases ?? []).map((phrase) => ({ ...phrase, units: [...phrase.units].reverse() })) }),
+  }),
   'tags all required instead of any': (_store, reference) => ({
     async search(tenantId, q) {
       if (q.tags === null || q.tags.length < 2) return reference.search(tenantId, q)

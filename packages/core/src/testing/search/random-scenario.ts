@@ -43,6 +43,8 @@ const WORDS = [
   'harbour', 'lights', 'lighthouse', 'office', 'relocation', 'café', "don't", 'e-mail', '3.14', '東京都', 'オフィス移転のお知らせ', '서울', 'ＯＦＦＩＣＥ',
   'learned', 'migration', 'COVID-19', 'email', 'ぷらいばしー', 'コンピューター', 'ソフトウェア・エンジニア',
 ]
+/** Words of random phrases: few, so that the texts often hold two of them side by side, in one order or the other. */
+const PHRASE_WORDS = ['harbour', 'lights', 'office', 'learned', 'email', 'ソフトウェア・エンジニア', 'COVID-19']
 /** A word as a query may hold it: whole, a prefix, with a typo, in upper case, or one no item has. */
 const queryWord = fc.oneof(
   { arbitrary: fc.constantFrom(...WORDS), weight: 4 },
@@ -51,11 +53,17 @@ const queryWord = fc.oneof(
   { arbitrary: fc.constantFrom(...WORDS).map((word) => word.toUpperCase()), weight: 1 },
   { arbitrary: fc.constantFrom('zebra', '移転', '京', 'mail', 'dont', 'cafe', 'lighthous', 'harbors'), weight: 1 },
   // An excluded word (`-word`).
-  { arbitrary: fc.constantFrom(...WORDS).map((word) => `-${word}`), weight: 1 },
+  { arbitrary: fc.constantFrom(...WORDS).map((word) => `-${word}`), weight: 2 },
   // Other forms of the words, as the analyzer's rules find them.
   {
     arbitrary: fc.constantFrom('learning', 'migrating', 'lighting', 'covid19', 'covid-19', 'e-mail', 'e_mail', 'e.mail', 'プライバシー', 'コンピュータ', 'ソフトウェアエンジニア', 'エンジニア', 'こんぴゅーたー'),
     weight: 4,
+  },
+  // A phrase (`"a phrase"`): two words that may stand side by side in a text, a stretch of a Japanese word, or quotes that are plain text.
+  { arbitrary: fc.tuple(fc.constantFrom(...PHRASE_WORDS), fc.constantFrom(...PHRASE_WORDS)).map(([a, b]) => `"${a} ${b}"`), weight: 2 },
+  {
+    arbitrary: fc.constantFrom('"移転のお知らせ"', '"ンピューター"', '"こんぴゅーた"', '"知らせ オフィス"', '"lighthouse"', '"light"', '"covid 19"', '"e-mail office"', '"', '""', '"lights', '"-office harbour"'),
+    weight: 1,
   },
 )
 const TAGS = ['red', 'green', 'blue', '東京']

@@ -5,7 +5,9 @@ import type { ContentReader } from '../../port/store.ts'
 import { matchesSearch } from '../../search/search-match.ts'
 import type { ScoredDocument } from '../../search/search-order.ts'
 import { searchComparator } from '../../search/search-order.ts'
-import { referenceTermScores } from './reference-match.ts'
+import { hasPhrase, newestFirst, PHRASE_CANDIDATE_LIMIT } from '../../search/phrase.ts'
+import { isVisibleAt, visibleSince } from '../../content/visibility.ts'
+import { referenceTermScores, searchedTexts } from './reference-match.ts'
 
 /** What the scan reads of a store: its items for search and its categories. */
 export type ScannedStore = SearchSource & Pick<ContentReader, 'listCategories'>
@@ -17,7 +19,8 @@ const PAGE = 1000
  * A brute-force `SearchPort`: every search reads all of the tenant's items and categories
  * from the store (through the port, so it runs over any store) and keeps those core's rules
  * accept — `matchesSearch` for visibility, category, tags and filters, `referenceTermScores`
- * for the terms (core's analyzer and `wordMatches`) — sorted by `searchComparator`. Items
+ * for the terms (core's analyzer and `wordMatches`), `hasPhrase` for quoted phrases (see
+ * `phraseHolders`) — sorted by `searchComparator`. Items
  * matching every term are the answer; when none does, those matching the most terms (no
  * dead ends: a question typed as a sentence still finds what has most of its words). No index, no
  * memo: what it answers follows from the store's state at the moment of the search, which
@@ -38,12 +41,15 @@ export function createScanSearch(store: ScannedStore): SearchPort {
     async search(tenantId: string, query: SearchQuery): Promise<SearchResult> {
       if (query.terms.length === 0) return { total: 0, hits: [] }
       const categories = new Map<string, CategoryRecord>((await store.listCategories(tenantId)).map((c) => [c.id, c]))
+      const items = await readAll(store, tenantId)
+      const phrased = phraseHolders(items, categories, query)
       // Each candidate with how many terms it matched; only those matching the most are kept (no dead ends).
       const found: (ScoredDocument & { matched: number })[] = []
       let most = 1
-      for (const item of await readAll(store, tenantId)) {
+      for (const item of items) {
         const category = categories.get(item.doc.category_id)
         if (!matchesSearch(item.doc, category?.active === true, query)) continue
+        if (phrased !== null && !phrased.has(item.doc.id)) continue
         // An item matching an excluded term (`-word`) is left out, whatever else it matches.
         if (referenceTermScores(item, category, query.excluded ?? []).some((score) => score > 0)) continue
         const scores = referenceTermScores(item, category, query.terms)
@@ -58,6 +64,32 @@ export function createScanSearch(store: ScannedStore): SearchPort {
       return { total: kept.length, hits }
     },
   }
+}
+
+/**
+ * The ids of the items holding every phrase of the query (`null`: it has none), by the rule of
+ * `SearchQuery.phrases` as it reads: of the items visible at `query.now` in the category asked
+ * for (if any) that match every term of every phrase, the first `PHRASE_CANDIDATE_LIMIT` by `newestFirst`
+ * are checked, each field apart.
+ */
+function phraseHolders(items: readonly SearchSourceItem[], categories: ReadonlyMap<string, CategoryRecord>, query: SearchQuery): Set<string> | null {
+  const phrases = query.phrases ?? []
+  if (phrases.length === 0) return null
+  const terms = phrases.flatMap((phrase) => phrase.terms)
+  const now = Date.parse(query.now)
+  const candidates = items.filter((item) => {
+    const category = categories.get(item.doc.category_id)
+    if (!isVisibleAt(visibleSince(item.doc), category?.active === true, now)) return false
+    if (query.categoryId !== null && item.doc.category_id !== query.categoryId) return false
+    return referenceTermScores(item, category, terms).every((score) => score > 0)
+  })
+  candidates.sort((a, b) => newestFirst(a.doc, b.doc))
+  const held = new Set<string>()
+  for (const item of candidates.slice(0, PHRASE_CANDIDATE_LIMIT)) {
+    const texts = searchedTexts(item, categories.get(item.doc.category_id)).map(({ text }) => text)
+    if (phrases.every((phrase) => hasPhrase(texts, phrase))) held.add(item.doc.id)
+  }
+  return held
 }
 
 /** Every item of the tenant, page by page. */
