@@ -52,15 +52,20 @@ export interface BenchOptions {
    * for them, e.g. 1,000,000: about an hour and 3 GB, not for CI) instead of the run's.
    */
   importItems: number | null
+  /**
+   * Measure webhook delivery (`bench/webhooks.ts`) with a serve process of its own after the
+   * scenarios (`--no-webhooks`: not). `--only webhooks` (or some of `WEBHOOK_MEASURES`) runs them.
+   */
+  webhooks: boolean
 }
 
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
                  [--no-fts] [--serve-flags "FLAGS"] [--node-flags "FLAGS"] [--workers N] [--store sqlite|postgres|postgres://URL|both]
-                 [--no-small-imports] [--import-items N]`
+                 [--no-small-imports] [--import-items N] [--no-webhooks]`
 
-/** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors, 22 scenarios and 2 of them again. */
-const LOADS = 31
+/** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors, 22 scenarios and 2 of them again, ~5 of the webhook measures. */
+const LOADS = 36
 
 /** Parses the command line; throws with the usage text on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -85,6 +90,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       store: { type: 'string' },
       'no-small-imports': { type: 'boolean' },
       'import-items': { type: 'string' },
+      'no-webhooks': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -127,6 +133,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     store: store === 'sqlite' || store === 'both' ? store : 'postgres',
     postgresUrl,
     smallImports: values['no-small-imports'] !== true,
+    webhooks: values['no-webhooks'] !== true,
     importItems: values['import-items'] === undefined ? null : Math.round(number('import-items', values['import-items'], items, 100, 10_000_000)),
   }
 }

@@ -2,6 +2,7 @@ import type { LoadResult } from './load-job.ts'
 import type { RunResults } from './results.ts'
 import { SEARCH_CLASS_IDS, SEARCH_CLASSES } from './search-classes.ts'
 import { formatSmallImport, formatStartUp } from './small-imports.ts'
+import { formatWebhooks } from './webhooks.ts'
 import { CPU_TARGETS, referenceResult } from './targets.ts'
 
 const MB = 1024 * 1024
@@ -117,6 +118,7 @@ export function formatReport(results: RunResults): string {
     out.push(`small imports into ${small.items} items, each a fresh \`frontdesk import\` process: ${small.runs.map(formatSmallImport).join('; ')}`)
     out.push(`start-up to a first correct search after small imports: ${formatStartUp(small.startUp.fresh)}; ${formatStartUp(small.startUp.behind)}`)
   }
+  if (results.webhooks !== undefined) out.push(...formatWebhooks(results.webhooks))
   if (serve !== undefined) {
     const mb = (n: number | null | undefined) => (n == null ? 'n/a' : `${fixed(n / MB, 0)} MB`)
     out.push(`serve: listening after ${fixed(serve.listeningMs / 1000)} s, first correct search after ${fixed(serve.firstSearchMs / 1000)} s${serve.restartFirstSearchMs === undefined ? '' : ` (restart: ${fixed(serve.restartFirstSearchMs / 1000)} s)`}; RSS after start ${mb(serve.rssBytes)}${serve.restartRssBytes === undefined ? '' : ` (restart: ${mb(serve.restartRssBytes)})`}, after the load ${mb(serve.rssAfterLoadBytes)}, peak ${mb(serve.peakRssBytes)}; index on disk ${serve.indexDiskBytes === null ? 'n/a (nothing persisted beside the database)' : `${fixed(serve.indexDiskBytes / MB, 1)} MB`}`)

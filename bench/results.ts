@@ -3,6 +3,7 @@ import type { InProcessResults } from './in-process.ts'
 import type { LoadResult } from './load-job.ts'
 import type { SearchClass } from './search-classes.ts'
 import type { SmallImports } from './small-imports.ts'
+import type { WebhookFigures } from './webhooks.ts'
 
 /** One HTTP scenario's outcome. */
 export interface ScenarioResult {
@@ -76,6 +77,8 @@ export interface RunResults {
   }
   /** Small imports into a large tenant, each a fresh process (`bench/small-imports.ts`). */
   smallImports?: SmallImports
+  /** Webhook delivery (`bench/webhooks.ts`). */
+  webhooks?: WebhookFigures
   serve?: {
     listeningMs: number
     firstSearchMs: number

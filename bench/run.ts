@@ -28,6 +28,7 @@ import type { BenchPostgres } from './postgres-server.ts'
 import { startBenchPostgres } from './postgres-server.ts'
 import { databaseBytes, seed, TENANT } from './seed.ts'
 import { measureSmallImports } from './small-imports.ts'
+import { measureWebhooks, WEBHOOK_MEASURES, webhookEnv } from './webhooks.ts'
 import { startServe } from './server-process.ts'
 import { checkTargets } from './targets.ts'
 import { WALKED_QUERIES } from './walks.ts'
@@ -344,6 +345,36 @@ async function bench(options: BenchOptions, results: RunResults, dir: string, db
     log('stopping frontdesk serve…')
     await stopChild(serve.child, 20_000)
     if (options.cpuProf) log(`CPU profile of the server in ${join(dir, 'profiles')}`)
+  }
+  const webhookMeasure = (id: string) => options.only === null || options.only.includes('webhooks') || options.only.includes(id)
+  if (options.webhooks && WEBHOOK_MEASURES.some(webhookMeasure)) {
+    const detail = buildScenarios(facts, walks, inProcess.deepPage).find((s) => s.id === 'detail_hit')
+    if (detail !== undefined) {
+      results.webhooks = await measureWebhooks({
+        db: dbPath,
+        searchDir,
+        cert,
+        apiKey: seeded.key,
+        env: webhookEnv(cert.caPath, postgres),
+        startServe: (flags, env) => startServe(dbPath, nodeFlags, ['--search-dir', searchDir, ...flags, ...serveFlags], options.timeout * 1000, dir, env),
+        stopServe: (started) => stopChild(started.child, 20_000),
+        load: (origin, plan, pid) =>
+          runLoad({
+            origin,
+            headers: { 'x-api-key': seeded.key, ...(plan.kind === 'fixed' && plan.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+            plan,
+            connections: options.connections,
+            warmupSeconds: options.warmup,
+            durationSeconds: options.duration,
+            serverPids: [pid, ...databasePids],
+          }),
+        detailPlan: detail.plan,
+        duration: options.duration,
+        warmup: options.warmup,
+        only: webhookMeasure,
+        log,
+      })
+    }
   }
   if (options.smallImports) {
     // Hint: last, since they change the tenant; on a tenant of their own with --import-items.

@@ -21,13 +21,15 @@ export interface ServeProcess {
 /**
  * Spawns the real server, `node packages/cli/bin/frontdesk.js serve --db FILE --dev-cert
  * --port 0` (the bundled CLI, as users run it), optionally with extra node flags (e.g.
- * `--cpu-prof`), in `cwd` (where `--dev-cert` keeps its certificate for a PostgreSQL database),
+ * `--cpu-prof`), in `cwd` (where `--dev-cert` keeps its certificate for a PostgreSQL database)
+ * with `env`,
  * and resolves once it prints the address it serves (on stderr).
  */
-export function startServe(dbPath: string, nodeFlags: string[], serveFlags: string[], timeoutMs: number, cwd = ROOT): Promise<ServeProcess> {
+export function startServe(dbPath: string, nodeFlags: string[], serveFlags: string[], timeoutMs: number, cwd = ROOT, env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
   const spawnedAt = performance.now()
   const child = track(spawn(process.execPath, [...nodeFlags, CLI, 'serve', '--db', dbPath, '--dev-cert', '--port', '0', '--host', '127.0.0.1', ...serveFlags], {
     cwd,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   }))
   let err = ''

@@ -21,7 +21,7 @@ import { selectCategories, selectCategory, selectCategoryByCode } from './record
 import { positionOf, readChanges } from './records/change-feed.ts'
 import { ChangeSet } from './records/change-set.ts'
 import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
-import { selectEvent, selectEvents, selectLastEventSeq } from './records/events.ts'
+import { selectEvent, selectEvents, selectLastEventSeq, selectNewestPublications } from './records/events.ts'
 import { postgresWebhooks } from './records/webhooks.ts'
 import { selectContent, selectContentBySlug, selectContentsByIds } from './records/contents.ts'
 import { claimKey, pruneKeys, releaseKey, renewKey } from './records/idempotency-keys.ts'
@@ -183,7 +183,7 @@ export class PostgresStore implements Store {
     this.#memo = new GenerationMemo(this.#watch, this.#remembers)
     this.#inquiries = new GroupCommit(this.#db)
     this.rateLimits = new PostgresRateLimits(this.#db)
-    this.webhooks = postgresWebhooks(this.#db)
+    this.webhooks = postgresWebhooks(this.#db, WRITER_LOCK)
   }
 
   // ── content model (reads; writes go through `transaction`)
@@ -381,6 +381,9 @@ export class PostgresStore implements Store {
   }
   lastEventSeq(): Promise<number> {
     return selectLastEventSeq(this.#db)
+  }
+  newestPublications(now: string): Promise<Map<string, string>> {
+    return selectNewestPublications(this.#db, now)
   }
 
   // ── change feed and search source (see the port)

@@ -7,7 +7,7 @@ import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory 
 import type { ChangeSet } from './records/change-set.ts'
 import type { ContentValues } from './records/contents.ts'
 import { contentValues, copyContents, deleteContentRow, inFieldIdOrder, selectContent, selectContentBySlug, selectContentsByIds, upsertContents } from './records/contents.ts'
-import { insertEvents, selectScheduledThrough, upsertScheduledThrough } from './records/events.ts'
+import { insertEvents, selectEventSubscriptions, selectScheduledThrough, upsertScheduledThrough } from './records/events.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tags.ts'
 
@@ -224,6 +224,9 @@ export class TransactionWriter implements ContentWriter {
   }
   setScheduledThrough(tenantId: string, at: string): Promise<void> {
     return this.#write(() => upsertScheduledThrough(this.#sql, tenantId, at))
+  }
+  eventSubscriptions(tenantId: string): Promise<readonly string[] | null> {
+    return this.#read(() => selectEventSubscriptions(this.#sql, tenantId))
   }
 
   /** What the transaction knows of the tenant's items, asking the database once whether it has any. */

@@ -21,8 +21,11 @@ import { SqliteRateLimits } from './rate-limits/sqlite-rate-limits.ts'
 import { listContentsPage, tagLookup } from './query/list-page.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
 import { currentPosition, readChanges } from './records/change-feed.ts'
-import { insertEvents, selectEvent, selectEvents, selectLastEventSeq } from './records/events.ts'
-import { deleteEndpoint, finishAttempt, insertAttempt, insertEndpoint, leaseEndpoint, selectAttempts, selectDueEndpoint, selectEndpoint, selectEndpoints, updateEndpoint } from './records/webhooks.ts'
+import { insertEvents, selectEvent, selectEvents, selectLastEventSeq, selectNewestPublications } from './records/events.ts'
+import {
+  deleteEndpoint, finishAttempt, hasHistoryToPrune, insertAttempt, insertEndpoint, leaseEndpoint, pruneHistory, selectAttempts, selectDueEndpoint, selectEndpoint, selectEndpoints,
+  updateEndpoint,
+} from './records/webhooks.ts'
 import { pruneChangeLog } from './records/change-log.ts'
 import { countContents, selectSearchItems } from './records/search-items.ts'
 import { deferIndexes, restoreIndexes } from './records/deferred-indexes.ts'
@@ -148,6 +151,11 @@ export class SqliteStore implements Store {
       this.#write(() => finishAttempt(this.#writer, endpointId, owner, attempt, patch, release), 'normal'),
     recordWebhookAttempt: (attempt: WebhookAttemptRecord) => this.#write(() => insertAttempt(this.#writer, attempt)),
     listWebhookAttempts: (tenantId: string, options: { endpointId?: string; limit: number }) => this.#read(() => selectAttempts(this.#reader, tenantId, options)),
+    pruneWebhookHistory: async (tenantId: string, before: string, limit: number): Promise<number> => {
+      // Hint: read first, as leases do: a pass with nothing to prune takes no write lock.
+      if (!(await this.#read(() => hasHistoryToPrune(this.#reader, tenantId, before, limit)))) return 0
+      return this.#write(() => pruneHistory(this.#writer, tenantId, before, limit), 'normal')
+    },
   }
 
   /** Every process on this machine opening the file shares its state; a first import may load in bulk. */
@@ -369,6 +377,9 @@ export class SqliteStore implements Store {
   }
   lastEventSeq(): Promise<number> {
     return this.#read(() => selectLastEventSeq(this.#reader))
+  }
+  newestPublications(now: string): Promise<Map<string, string>> {
+    return this.#read(() => selectNewestPublications(this.#reader, now))
   }
 
   // ── change feed and search source (see the port)

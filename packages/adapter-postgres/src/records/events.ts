@@ -75,9 +75,30 @@ export async function selectLastEventSeq(sql: Sql): Promise<number> {
   return Number((await sql.rows<{ last_seq: string }>('SELECT last_seq FROM event_state'))[0]?.last_seq ?? 0)
 }
 
+/** See `EventOutbox.newestPublications`: one index seek per tenant (`contents_by_published`), in one statement. */
+export async function selectNewestPublications(sql: Sql, now: string): Promise<Map<string, string>> {
+  const rows = await sql.rows<{ id: string; newest: string | null }>(
+    `SELECT id, (SELECT max(published_at) FROM contents c WHERE c.tenant_id = t.id AND c.status = 'published' AND c.published_at <= $1) AS newest
+       FROM tenants t`,
+    [now],
+  )
+  return new Map(rows.flatMap((row) => (row.newest === null ? [] : [[row.id, row.newest] as const])))
+}
+
 /** The tenant's `scheduled_through`, or `null`. */
 export async function selectScheduledThrough(sql: Sql, tenantId: string): Promise<string | null> {
   return (await sql.rows<{ scheduled_through: string }>('SELECT scheduled_through FROM event_schedule WHERE tenant_id = $1', [tenantId]))[0]?.scheduled_through ?? null
+}
+
+/**
+ * The event type patterns of the tenant's endpoints, enabled or not (see
+ * `EventWriter.eventSubscriptions`). Read under `WRITER_LOCK`, which `createWebhookEndpoint`
+ * takes too, in a statement of its own after the lock was granted (READ COMMITTED: it sees
+ * every endpoint committed before).
+ */
+export async function selectEventSubscriptions(sql: Sql, tenantId: string): Promise<string[]> {
+  const rows = await sql.rows<{ events: string }>('SELECT events FROM webhook_endpoints WHERE tenant_id = $1', [tenantId])
+  return rows.flatMap((row) => JSON.parse(row.events) as string[])
 }
 
 /** Sets the tenant's `scheduled_through`. */

@@ -26,15 +26,27 @@ async function updateEndpoint(sql: Sql, id: string, patch: WebhookEndpointPatch)
 /**
  * Webhook endpoints over PostgreSQL (see `WebhookStore`). A lease is taken with
  * `FOR UPDATE SKIP LOCKED`, so processes looking at once take different endpoints instead of
- * waiting for each other, and an attempt is logged under the lease's row lock.
+ * waiting for each other, and an attempt is logged under the lease's row lock. An endpoint is
+ * created under `writerLock`, the content writers' lock (see `EventWriter.eventSubscriptions`).
  */
-export function postgresWebhooks(db: Database): WebhookStore {
+export function postgresWebhooks(db: Database, writerLock: string): WebhookStore {
   return {
-    async createWebhookEndpoint(r) {
-      await db.run(`INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
-        r.id, r.tenant_id, r.url, JSON.stringify(r.events), r.secret, r.previous_secret, r.previous_secret_until, r.created_at, r.disabled_at,
-        r.disabled_reason, r.cursor, r.attempts, r.next_attempt_at, r.failing_since,
-      ])
+    createWebhookEndpoint(r) {
+      return db.connect(async (client) => {
+        const sql = clientSql(client)
+        await sql.run('BEGIN')
+        try {
+          await sql.run('SELECT pg_advisory_xact_lock($1)', [writerLock])
+          await sql.run(`INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
+            r.id, r.tenant_id, r.url, JSON.stringify(r.events), r.secret, r.previous_secret, r.previous_secret_until, r.created_at, r.disabled_at,
+            r.disabled_reason, r.cursor, r.attempts, r.next_attempt_at, r.failing_since,
+          ])
+          await sql.run('COMMIT')
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined)
+          throw error
+        }
+      })
     },
     async getWebhookEndpoint(id) {
       const row = (await db.rows<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]))[0]
@@ -88,6 +100,25 @@ export function postgresWebhooks(db: Database): WebhookStore {
       })
     },
     recordWebhookAttempt: (attempt) => insertAttempt(db, attempt),
+    async pruneWebhookHistory(tenantId, before, limit) {
+      const rows = await db.rows<{ pruned: string }>(
+        `WITH events_gone AS (
+           DELETE FROM events WHERE seq IN (
+             SELECT seq FROM (
+               SELECT seq, created_at FROM events
+                WHERE tenant_id = $1 AND seq <= coalesce((SELECT min(cursor) FROM webhook_endpoints WHERE tenant_id = $1), seq)
+                ORDER BY seq LIMIT $3) oldest
+              WHERE created_at < $2)
+           RETURNING 1),
+         attempts_gone AS (
+           DELETE FROM webhook_attempts WHERE seq IN (
+             SELECT seq FROM (SELECT seq, at FROM webhook_attempts WHERE tenant_id = $1 ORDER BY seq LIMIT $3) oldest WHERE at < $2)
+           RETURNING 1)
+         SELECT (SELECT count(*) FROM events_gone) + (SELECT count(*) FROM attempts_gone) AS pruned`,
+        [tenantId, before, Math.max(1, Math.floor(limit))],
+      )
+      return Number(rows[0]?.pruned ?? 0)
+    },
     async listWebhookAttempts(tenantId, options) {
       const columns = 'tenant_id, endpoint_id, event_id, event_type, attempt, at, status, ok, duration_ms, error, next_attempt_at'
       const limit = Math.max(0, Math.floor(options.limit))

@@ -9,10 +9,27 @@ function toEvent([seq, tenant_id, id, type, created_at, data]: EventRow): Stored
   return { seq, tenant_id, id, type, created_at, data: JSON.parse(data) as StoredEvent['data'] }
 }
 
-/** Appends events (inside the open write transaction: `seq` order is commit order). */
+/** Rows per `INSERT` of many events (an import's): one statement run instead of 64. */
+const ROWS = 64
+const insertSql = (rows: number) => `INSERT INTO events (tenant_id, id, type, created_at, data) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`
+
+/** Appends events in order (inside the open write transaction: `seq` order is commit order). */
 export function insertEvents(conn: Connection, events: readonly OutboxEvent[]): void {
-  const insert = conn.prepare('INSERT INTO events (tenant_id, id, type, created_at, data) VALUES (?, ?, ?, ?, ?)')
-  for (const event of events) insert.run(event.tenant_id, event.id, event.type, event.created_at, JSON.stringify(event.data))
+  let start = 0
+  for (; start + ROWS <= events.length; start += ROWS) conn.prepare(insertSql(ROWS)).run(eventParams(events, start, ROWS))
+  if (start < events.length) {
+    const one = conn.prepare(insertSql(1))
+    for (; start < events.length; start++) one.run(eventParams(events, start, 1))
+  }
+}
+
+function eventParams(events: readonly OutboxEvent[], start: number, count: number): unknown[] {
+  const params: unknown[] = []
+  for (let i = start; i < start + count; i++) {
+    const event = events[i] as OutboxEvent
+    params.push(event.tenant_id, event.id, event.type, event.created_at, JSON.stringify(event.data))
+  }
+  return params
 }
 
 /** Events after `after` in commit order (see `EventOutbox.readEvents`). */
@@ -37,9 +54,27 @@ export function selectLastEventSeq(conn: Connection): number {
   return conn.prepare(`SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`).pluck().get() as number
 }
 
+/** See `EventOutbox.newestPublications`: one index seek per tenant (`contents_by_published`), in one statement. */
+export function selectNewestPublications(conn: Connection, now: string): Map<string, string> {
+  const rows = conn
+    .prepare(
+      `SELECT id, (SELECT max(published_at) FROM contents c WHERE c.tenant_id = t.id AND c.status = 'published' AND c.published_at <= ?) AS newest
+         FROM tenants t`,
+    )
+    .raw(true)
+    .all(now) as [string, string | null][]
+  return new Map(rows.filter((row): row is [string, string] => row[1] !== null))
+}
+
 /** The tenant's `scheduled_through`, or `null`. */
 export function selectScheduledThrough(conn: Connection, tenantId: string): string | null {
   return (conn.prepare('SELECT scheduled_through FROM event_schedule WHERE tenant_id = ?').pluck().get(tenantId) as string | undefined) ?? null
+}
+
+/** The event type patterns of the tenant's endpoints, enabled or not (see `EventWriter.eventSubscriptions`). */
+export function selectEventSubscriptions(conn: Connection, tenantId: string): string[] {
+  const lists = conn.prepare('SELECT events FROM webhook_endpoints WHERE tenant_id = ?').pluck().all(tenantId) as string[]
+  return lists.flatMap((list) => JSON.parse(list) as string[])
 }
 
 /** Sets the tenant's `scheduled_through`. */

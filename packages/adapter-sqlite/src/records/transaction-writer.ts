@@ -6,7 +6,7 @@ import type { Connection } from '../connection/statement-cache.ts'
 import { listContentsPage, tagLookup } from '../query/list-page.ts'
 import { selectCategories, selectCategory, selectCategoryByCode, upsertCategory } from './categories.ts'
 import type { ChangedEntity, ChangeSet } from './change-set.ts'
-import { insertEvents, selectScheduledThrough, upsertScheduledThrough } from './events.ts'
+import { insertEvents, selectEventSubscriptions, selectScheduledThrough, upsertScheduledThrough } from './events.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, upsertContent } from './contents.ts'
 import { selectContentsByIds } from './contents-by-ids.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './inquiry-categories.ts'
@@ -123,6 +123,9 @@ export class TransactionWriter implements ContentWriter {
   }
   setScheduledThrough(tenantId: string, at: string): Promise<void> {
     return this.#run(() => upsertScheduledThrough(this.#conn, tenantId, at))
+  }
+  eventSubscriptions(tenantId: string): Promise<readonly string[] | null> {
+    return this.#run(() => selectEventSubscriptions(this.#conn, tenantId))
   }
 
   #changed(tenantId: string, entity: ChangedEntity, id: string): void {

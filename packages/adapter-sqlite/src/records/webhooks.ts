@@ -68,6 +68,25 @@ export function finishAttempt(conn: Connection, endpointId: string, owner: strin
   return true
 }
 
+/** The tenant's events every endpoint of it has handled (see `WebhookStore.pruneWebhookHistory`): their oldest `limit`, of which those from before `before`. */
+const PRUNABLE_EVENTS = `SELECT seq FROM (
+    SELECT seq, created_at FROM events
+     WHERE tenant_id = @tenant AND seq <= coalesce((SELECT min(cursor) FROM webhook_endpoints WHERE tenant_id = @tenant), seq)
+     ORDER BY seq LIMIT @limit)
+  WHERE created_at < @before`
+const PRUNABLE_ATTEMPTS = 'SELECT seq FROM (SELECT seq, at FROM webhook_attempts WHERE tenant_id = @tenant ORDER BY seq LIMIT @limit) WHERE at < @before'
+
+/** Whether `pruneHistory` would delete anything (a read, so that a pass with nothing to prune takes no write lock). */
+export function hasHistoryToPrune(conn: Connection, tenantId: string, before: string, limit: number): boolean {
+  return conn.prepare(`SELECT EXISTS (${PRUNABLE_EVENTS}) OR EXISTS (${PRUNABLE_ATTEMPTS})`).pluck().get({ tenant: tenantId, before, limit }) === 1
+}
+
+/** See `WebhookStore.pruneWebhookHistory` (run under the write lock). */
+export function pruneHistory(conn: Connection, tenantId: string, before: string, limit: number): number {
+  const events = conn.prepare(`DELETE FROM events WHERE seq IN (${PRUNABLE_EVENTS})`).run({ tenant: tenantId, before, limit }).changes
+  return events + conn.prepare(`DELETE FROM webhook_attempts WHERE seq IN (${PRUNABLE_ATTEMPTS})`).run({ tenant: tenantId, before, limit }).changes
+}
+
 /** Logs an attempt. */
 export function insertAttempt(conn: Connection, a: WebhookAttemptRecord): void {
   conn

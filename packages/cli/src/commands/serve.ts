@@ -89,6 +89,8 @@ export interface ServeOptions {
   webhooks?: boolean
   /** Let webhooks reach loopback, private and link-local addresses. Default false. */
   allowPrivateWebhookTargets?: boolean
+  /** Days delivered events and the delivery log are kept (`pruneWebhookHistory`). Default 30. */
+  webhookRetentionDays?: number
 }
 
 /**
@@ -464,6 +466,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
         : {
             events: {
               allowPrivate: options.allowPrivateWebhookTargets === true,
+              ...(options.webhookRetentionDays === undefined ? {} : { retentionDays: options.webhookRetentionDays }),
               vars: env.vars,
               onLine: (line: string) => log.push(line),
               onTrouble: (message: string) => env.stderr.write(`${message}\n`),
@@ -571,6 +574,9 @@ export function register(program: Command, env: CliEnv): void {
     .option('--no-access-log', 'do not write the JSON access log (one line per request on stdout; on by default)')
     .option('--no-webhooks', 'neither announce scheduled publications nor deliver webhooks in this process (other processes on the database still do)')
     .option('--allow-private-webhook-targets', 'let webhooks reach loopback, private and link-local addresses (refused by default)')
+    .addOption(
+      new Option('--webhook-retention-days <days>', 'days delivered events and the webhook delivery log are kept, then deleted (default: 30)').argParser(parseRetentionDays),
+    )
     .addOption(new Option('--workers <n>', 'server processes sharing the port: a number, or auto for one per core (default: 1)').argParser(parseWorkers))
     .addOption(
       new Option('--gc-headroom <percent>', `how far the JS heap may grow past its live data before a full garbage collection: less memory for more CPU (default: ${DEFAULT_GC_HEADROOM}; 0 = V8's own heuristic)`).argParser(parseGcHeadroom),
@@ -650,6 +656,13 @@ export function parseSendTimeout(value: string): number {
   const seconds = Number(value)
   if (!/^\d+(\.\d+)?$/.test(value) || seconds > 3_600) throw new InvalidArgumentError('must be a number of seconds from 0 to 3600 (0 = never)')
   return seconds
+}
+
+/** Parses a `--webhook-retention-days` value: an integer from 1 to 3650. */
+export function parseRetentionDays(value: string): number {
+  const days = Number(value)
+  if (!/^\d+$/.test(value) || days < 1 || days > 3_650) throw new InvalidArgumentError('must be a number of days from 1 to 3650')
+  return days
 }
 
 /** Parses a `--gc-headroom` value: an integer percentage from 0 (V8's own heuristic) to 1000. */

@@ -9,11 +9,15 @@ import { sendWebhook } from './send-webhook.ts'
 /** How often a process without the webhook key looks for endpoints it cannot deliver to, and how often it says so. */
 const UNKEYED_CHECK_MS = 60_000
 const UNKEYED_REMINDER_MS = 3_600_000
+/** How often a SQLite process started before the database's webhook key file existed looks for it. */
+const KEY_FILE_CHECK_MS = 1_000
 
 /** What `serve` runs for events, per process (see `startEvents`). */
 export interface EventOptions {
   /** Allow loopback and private webhook targets (`--allow-private-webhook-targets`). */
   allowPrivate: boolean
+  /** Days delivered events and attempts are kept (`--webhook-retention-days`); default `DEFAULT_WEBHOOK_RETENTION_DAYS`. */
+  retentionDays?: number
   /** Environment variables: `FRONTDESK_WEBHOOK_KEY`, `FRONTDESK_WEBHOOK_LEASE_MS`. */
   vars: Readonly<Record<string, string | undefined>>
   /** A JSON line per delivery attempt (the access log's sibling). */
@@ -60,20 +64,41 @@ export function startEvents(ctx: Context, dbPath: string, options: EventOptions)
     unkeyed = setInterval(() => void check().catch(() => undefined), UNKEYED_CHECK_MS)
     unkeyed.unref()
   }
-  if (webhooks !== undefined && key !== null) {
+  const deliver = (sealingKey: Buffer, store: NonNullable<typeof webhooks>) => {
     const lease = Number(options.vars['FRONTDESK_WEBHOOK_LEASE_MS'] ?? '')
-    deliverer = new WebhookDeliverer(ctx, webhooks, {
-      sealingKey: key,
+    deliverer = new WebhookDeliverer(ctx, store, {
+      sealingKey,
       owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
       ...(Number.isSafeInteger(lease) && lease > 0 ? { leaseMs: lease } : {}),
+      ...(options.retentionDays === undefined ? {} : { retentionMs: options.retentionDays * 86_400_000 }),
       send: (request) => sendWebhook(request, { allowPrivate: options.allowPrivate }),
       onAttempt: (attempt) => options.onLine(webhookLogLine(attempt)),
       onError: trouble('webhook delivery failed (retrying)'),
     })
     deliverer.start()
   }
+  if (webhooks !== undefined && key !== null) deliver(key, webhooks)
+  // Hint: a SQLite database's key file is made by the first `webhook add`, often after serve started: delivery starts once it exists.
+  let keyless: ReturnType<typeof setInterval> | null = null
+  if (webhooks !== undefined && key === null && !isPostgresUrl(dbPath)) {
+    keyless = setInterval(() => {
+      let found: Buffer | null = null
+      try {
+        found = webhookSealingKey(dbPath, options.vars, false)
+      } catch {
+        // Hint: a file being written right now reads short; the next look finds it whole.
+      }
+      if (found === null || keyless === null) return
+      clearInterval(keyless)
+      keyless = null
+      deliver(found, webhooks)
+    }, KEY_FILE_CHECK_MS)
+    keyless.unref()
+  }
   return {
     async stop() {
+      if (keyless !== null) clearInterval(keyless)
+      keyless = null
       if (unkeyed !== null) clearInterval(unkeyed)
       await announcer.stop()
       await deliverer?.stop()

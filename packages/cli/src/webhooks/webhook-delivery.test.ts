@@ -5,8 +5,9 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Context, Frontdesk, Principal, Store, WebhookAttemptRecord, WebhookStore } from '@frontdesk/core'
 import {
-  addWebhookEndpoint, createApiKey, createFrontdesk, createTenant, deleteContentItem, DISABLE_AFTER_MS, importRecords, listWebhookEndpoints,
-  newSealingKey, replayWebhookEvent, RETRY_PAUSES_MS, rotateWebhookSecret, sealingKey, setContentStatus, WebhookDeliverer,
+  addWebhookEndpoint, createApiKey, createFrontdesk, createTenant, deleteContentItem, deleteWebhookEndpoint, DISABLE_AFTER_MS, importRecords,
+  listWebhookEndpoints, newSealingKey, pruneWebhookHistory, replayWebhookEvent, RETRY_PAUSES_MS, rotateWebhookSecret, sealingKey, setContentStatus,
+  setWebhookEndpointDisabled, WebhookDeliverer,
 } from '@frontdesk/core'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { storeOf, titled } from '../../test/util/cli-fixture.ts'
@@ -302,6 +303,40 @@ test('replay sends an event again at once with the same webhook-id, logged as at
   assert.equal(logged.map((a) => a.attempt), [0, 1])
   await replayWebhookEvent(w.ctx, w.key, { tenantCode: 'other', eventId: event.id }, send).then(() => assert.unreachable(), (error: Error) => assert.match(error.message, /Unknown event/))
   await replayWebhookEvent(w.ctx, w.key, { tenantCode: 'acme', eventId: 'evt_nope' }, send).then(() => assert.unreachable(), (error: Error) => assert.match(error.message, /Unknown event: evt_nope/))
+})
+
+test('history older than the retention is pruned a few rows per write: events every endpoint handled and old attempts go; what an endpoint, even disabled, has not handled stays', async ({ w }) => {
+  const DAY = 86_400_000
+  const acme = await tenantWithContent(w, 'acme')
+  const other = await tenantWithContent(w, 'other')
+  await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url('/a'), events: '*' })
+  const stuck = await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'other', url: w.receiver.url('/o'), events: '*' })
+  await setWebhookEndpointDisabled(w.ctx, stuck.record.id, true)
+  const body = { category_code: 'general', title: 'Hi', content: 'x', inquirer_name: 'I', inquirer_email: 'i@example.com' }
+  for (let i = 0; i < 5; i++) {
+    await w.frontdesk.createInquiry(acme, body)
+    await w.frontdesk.createInquiry(other, body)
+  }
+  const deliverer = w.deliverer()
+  await drain(deliverer)
+  assert.is(w.receiver.received.length, 5)
+  assert.is(await deliverer.pruneOnce(), 0, 'nothing is older than 30 days yet')
+  w.clock.ms += 31 * DAY
+  await w.frontdesk.createInquiry(acme, body)
+  const counts = async () => {
+    const events = await w.store.readEvents(0, 100)
+    const attempts = await w.webhooks.listWebhookAttempts(acme.tenant.id, { limit: 100 })
+    return { acme: events.filter((e) => e.tenant_id === acme.tenant.id).length, other: events.filter((e) => e.tenant_id === other.tenant.id).length, attempts: attempts.length }
+  }
+  assert.equal(await counts(), { acme: 6, other: 5, attempts: 5 })
+  assert.is(await pruneWebhookHistory(w.ctx, w.webhooks, new Date(w.clock.ms - 30 * DAY).toISOString(), { batch: 2 }), 10)
+  assert.equal(await counts(), { acme: 1, other: 5, attempts: 0 }, "the new event stays, and so do the events the disabled endpoint has not handled")
+  await drain(deliverer)
+  assert.is(w.receiver.received.length, 6, 'delivery goes on after the pruned events')
+  await deleteWebhookEndpoint(w.ctx, stuck.record.id)
+  assert.is(await deliverer.pruneOnce(), 5)
+  assert.equal(await counts(), { acme: 1, other: 0, attempts: 1 })
+  assert.is(await w.store.lastEventSeq() > 0, true)
 })
 
 test.run()

@@ -6,6 +6,7 @@ import type { OutboxEvent } from '../port/event-outbox.ts'
 import { newId } from '../util/ids.ts'
 import { becomesDue } from './announcement.ts'
 import { contentEventData } from './content-events.ts'
+import { subscribedTypes } from './event-types.ts'
 
 const PAGE = 500
 
@@ -25,6 +26,11 @@ export async function announceDueContent(ctx: Context, tenantId: string, now: nu
     const from = await tx.scheduledThrough(tenantId)
     // Hint: clocks of several machines differ; the mark never moves back.
     if (from !== null && from >= to) return { announced: 0, through: from }
+    // Hint: with no endpoint taking it, the mark still moves: what passes now is not announced later.
+    if (!subscribedTypes(await tx.eventSubscriptions(tenantId)).has('content.published')) {
+      await tx.setScheduledThrough(tenantId, to)
+      return { announced: 0, through: to }
+    }
     const categories = new Map<string, CategoryRecord>((await tx.listCategories(tenantId)).map((c) => [c.id, c]))
     const events: OutboxEvent[] = []
     let after: ContentQuery['after']
@@ -55,22 +61,13 @@ export async function announceDueContent(ctx: Context, tenantId: string, now: nu
   })
 }
 
-/** The newest publication the public sees at `now` (ISO), or `null`. */
-async function newestVisible(ctx: Context, tenantId: string, now: string): Promise<string | null> {
-  const [item] = await ctx.store.listContents(tenantId, {
-    visibility: { kind: 'public', now },
-    sort: { key: 'published_at', direction: 'desc' },
-    view: 'summary',
-    limit: 1,
-  })
-  return item?.published_at ?? null
-}
-
 /**
  * Runs `announceDueContent` for every tenant whenever something may be due: every
- * `intervalMs` it reads each tenant's newest visible publication (one indexed read) and runs
- * the transaction only when that is newer than what this process last saw announced. Errors
- * (a busy or unreachable store) are reported and retried at the next tick.
+ * `intervalMs` it reads every tenant's newest publication at or before now in one read
+ * (`newestPublications`: a pass costs one statement, not one read per tenant — at 1,000
+ * tenants, 54 ms of CPU every 250 ms before) and runs the transaction only for a tenant whose
+ * newest is newer than what this process last saw announced. Errors (a busy or unreachable
+ * store) are reported and retried at the next tick.
  */
 export class DueContentAnnouncer {
   readonly #ctx: Context
@@ -108,13 +105,12 @@ export class DueContentAnnouncer {
     try {
       const now = this.#ctx.clock.now()
       const nowIso = isoAt(now)
-      for (const tenant of await this.#ctx.store.listTenants()) {
+      for (const [tenantId, newest] of await this.#ctx.store.newestPublications(nowIso)) {
         if (this.#stopped) return
-        const newest = await newestVisible(this.#ctx, tenant.id, nowIso)
-        const known = this.#known.get(tenant.id)
-        if (newest === null || (known !== undefined && newest <= known)) continue
-        const { through } = await announceDueContent(this.#ctx, tenant.id, now)
-        this.#known.set(tenant.id, through)
+        const known = this.#known.get(tenantId)
+        if (known !== undefined && newest <= known) continue
+        const { through } = await announceDueContent(this.#ctx, tenantId, now)
+        this.#known.set(tenantId, through)
       }
     } catch (error) {
       this.#onError(error)

@@ -10,6 +10,7 @@ import type { EventType, OutboxEvent } from '../port/event-outbox.ts'
 import type { ContentWriter, TransactionOptions } from '../port/store.ts'
 import { newId } from '../util/ids.ts'
 import { isAnnounced } from './announcement.ts'
+import { subscribedTypes } from './event-types.ts'
 
 /** Events are handed to the store this many at a time (a large import does not hold them all). */
 const APPEND_BATCH = 500
@@ -47,6 +48,11 @@ export function transactionWithEvents<T>(ctx: Context, work: (tx: ContentWriter)
  * an announced item deleted, `content.deleted`. Drafts and scheduled items cause nothing until
  * they are announced. The rule is evaluated on the records before and after each write, inside
  * the transaction: an item written twice may cause two events (both in the one commit).
+ *
+ * Only the types some endpoint of the tenant takes are written (`eventSubscriptions`, asked
+ * once per tenant and transaction); a tenant none of whose endpoints takes content events has
+ * its writes passed straight on, at no cost. Skipping is safe because whether an item is
+ * announced is read from records only (`isAnnounced`), never from the events written.
  */
 export class EventRecorder implements ContentWriter {
   readonly #tx: ContentWriter
@@ -56,6 +62,8 @@ export class EventRecorder implements ContentWriter {
   /** The transaction's categories as they now stand, by tenant and id (`null`: none). */
   readonly #categories = new Map<string, CategoryRecord | null>()
   readonly #through = new Map<string, string | null>()
+  /** The event types the tenant's endpoints take (`eventSubscriptions`), and whether any is a content event, by tenant. */
+  readonly #subscribed = new Map<string, { types: ReadonlySet<EventType>; content: boolean }>()
   /** The last item read, so that a write right after its read (the common case) reads nothing more. */
   #lastRead: { tenantId: string; id: string; record: ContentRecord | null } | null = null
   /**
@@ -132,6 +140,11 @@ export class EventRecorder implements ContentWriter {
   // ── writes
 
   async putContent(record: ContentRecord): Promise<void> {
+    if (!(await this.#listened(record.tenant_id))) {
+      this.#lastRead = null
+      this.#lastSlugMiss = null
+      return this.#tx.putContent(record)
+    }
     const before = await this.#stored(record.tenant_id, record.id, record.slug)
     const through = await this.#scheduledThrough(record.tenant_id)
     const beforeCategory = before === null ? null : await this.#category(before.tenant_id, before.category_id)
@@ -152,6 +165,11 @@ export class EventRecorder implements ContentWriter {
   }
 
   async deleteContent(tenantId: string, id: string): Promise<boolean> {
+    if (!(await this.#listened(tenantId))) {
+      this.#lastRead = null
+      this.#lastSlugMiss = null
+      return this.#tx.deleteContent(tenantId, id)
+    }
     const before = await this.#stored(tenantId, id)
     const deleted = await this.#tx.deleteContent(tenantId, id)
     this.#lastRead = null
@@ -165,6 +183,7 @@ export class EventRecorder implements ContentWriter {
   }
 
   async putCategory(record: CategoryRecord): Promise<void> {
+    if (!(await this.#listened(record.tenant_id))) return this.#tx.putCategory(record)
     const before = await this.#category(record.tenant_id, record.id)
     await this.#tx.putCategory(record)
     this.#categories.set(`${record.tenant_id}\u0000${record.id}`, record)
@@ -182,6 +201,7 @@ export class EventRecorder implements ContentWriter {
   }
 
   async putTag(record: TagRecord): Promise<void> {
+    if (!(await this.#listened(record.tenant_id))) return this.#tx.putTag(record)
     const before = await this.#tx.getTag(record.tenant_id, record.id)
     await this.#tx.putTag(record)
     if (before === null || before.name === record.name) return
@@ -200,6 +220,10 @@ export class EventRecorder implements ContentWriter {
     return this.#tx.appendEvents(events)
   }
 
+  eventSubscriptions(tenantId: string): Promise<readonly string[] | null> {
+    return this.#tx.eventSubscriptions(tenantId)
+  }
+
   setScheduledThrough(tenantId: string, at: string): Promise<void> {
     this.#through.set(tenantId, at)
     return this.#tx.setScheduledThrough(tenantId, at)
@@ -207,7 +231,20 @@ export class EventRecorder implements ContentWriter {
 
   // ── helpers
 
+  /** Whether some endpoint of the tenant takes content events (see the class comment). */
+  async #listened(tenantId: string): Promise<boolean> {
+    let subscribed = this.#subscribed.get(tenantId)
+    if (subscribed === undefined) {
+      const types = subscribedTypes(await this.#tx.eventSubscriptions(tenantId))
+      subscribed = { types, content: [...types].some((type) => type !== 'inquiry.created') }
+      this.#subscribed.set(tenantId, subscribed)
+    }
+    return subscribed.content
+  }
+
+  /** Adds the event if the tenant's endpoints take its type (`#listened` was asked first). */
   async #emit(tenantId: string, type: EventType, data: OutboxEvent['data']): Promise<void> {
+    if (this.#subscribed.get(tenantId)?.types.has(type) !== true) return
     this.#pending.push({ tenant_id: tenantId, id: newId('evt', this.#now), type, created_at: this.#nowIso, data })
     if (this.#pending.length >= APPEND_BATCH) await this.#tx.appendEvents(this.#pending.splice(0))
   }

@@ -23,6 +23,11 @@ export function matchesEventPattern(pattern: string, type: string): boolean {
   return pattern.endsWith('.*') && pattern.length > 2 && type.startsWith(pattern.slice(0, -1))
 }
 
+/** The types some of `patterns` name; every type for `null` (a store that keeps no endpoints: see `EventWriter.eventSubscriptions`). */
+export function subscribedTypes(patterns: readonly string[] | null): ReadonlySet<EventType> {
+  return new Set(patterns === null ? EVENT_TYPES : EVENT_TYPES.filter((type) => subscribesTo(patterns, type)))
+}
+
 /** Whether any of `patterns` names `type`. */
 export function subscribesTo(patterns: readonly string[], type: string): boolean {
   return patterns.some((pattern) => matchesEventPattern(pattern, type))

@@ -41,6 +41,16 @@ export interface EventWriter {
    */
   scheduledThrough(tenantId: string): Promise<string | null>
   setScheduledThrough(tenantId: string, at: string): Promise<void>
+  /**
+   * The event type patterns of the tenant's webhook endpoints, enabled or disabled (enabling
+   * one resumes with what was committed meanwhile); `null` when the store keeps no endpoints.
+   * Core writes an event only when some pattern takes it (or on `null`), so an import into a
+   * tenant nobody listens to pays nothing for its events. Endpoints are created under the same
+   * writer lock as this transaction (SQLite's single writer; PostgreSQL's `WRITER_LOCK`): one
+   * created before this transaction began is listed, and one created later commits after it,
+   * so an endpoint never misses an event committed after its own commit.
+   */
+  eventSubscriptions(tenantId: string): Promise<readonly string[] | null>
 }
 
 /** Reads of the outbox (part of `Store`). */
@@ -51,4 +61,11 @@ export interface EventOutbox {
   getEvent(tenantId: string, id: string): Promise<StoredEvent | null>
   /** The greatest `seq` committed (0 when none). */
   lastEventSeq(): Promise<number>
+  /**
+   * For every tenant with a published item whose `published_at` is at or before `now` (ISO
+   * 8601), the greatest such `published_at`, by tenant id, in one read whatever the number of
+   * tenants. Categories are not looked at: it tells the scheduler which tenants may have
+   * something to announce (`DueContentAnnouncer`), and `announceDueContent` decides.
+   */
+  newestPublications(now: string): Promise<Map<string, string>>
 }

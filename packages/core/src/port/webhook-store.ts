@@ -89,6 +89,14 @@ export interface WebhookStore {
   finishWebhookAttempt(endpointId: string, owner: string, attempt: WebhookAttemptRecord | null, patch: WebhookEndpointPatch, release: boolean): Promise<boolean>
   /** Logs an attempt made outside a lease (a replay asked by the operator). */
   recordWebhookAttempt(attempt: WebhookAttemptRecord): Promise<void>
+  /**
+   * Deletes, in one short write, the tenant's events created before `before` that every
+   * endpoint of the tenant has handled (`seq` ≤ its cursor; all of them when it has none), and
+   * its attempts made before `before`, looking only at its oldest `limit` rows of each (rows
+   * come roughly in time order), so that a call costs at most that. Returns how many rows
+   * went: 0 when nothing is left to prune.
+   */
+  pruneWebhookHistory(tenantId: string, before: string, limit: number): Promise<number>
   /** The newest `limit` attempts of the tenant (of one endpoint when given), newest first. */
   listWebhookAttempts(tenantId: string, options: { endpointId?: string; limit: number }): Promise<WebhookAttemptRecord[]>
 }

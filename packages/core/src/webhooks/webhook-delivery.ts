@@ -3,6 +3,7 @@ import type { Context } from '../app/context.ts'
 import { subscribesTo } from '../events/event-types.ts'
 import type { StoredEvent } from '../port/event-outbox.ts'
 import type { WebhookAttemptRecord, WebhookEndpointPatch, WebhookEndpointRecord, WebhookStore } from '../port/webhook-store.ts'
+import { DEFAULT_WEBHOOK_RETENTION_DAYS, pruneWebhookHistory } from './prune-history.ts'
 import { DISABLE_AFTER_MS, retryPause } from './retry-schedule.ts'
 import { openSecret } from './secret-box.ts'
 import { webhookHeaders } from './signature.ts'
@@ -38,6 +39,10 @@ export interface WebhookDeliveryOptions {
   onAttempt?: (attempt: WebhookAttemptRecord & { url: string; disabled: boolean }) => void
   /** A failure of the store (retried at the next poll). */
   onError?: (error: unknown) => void
+  /** How long delivered events and attempts are kept (`pruneWebhookHistory`). Default 30 days. */
+  retentionMs?: number
+  /** How often the history is pruned. Default 10 minutes (the first time one minute after the start). */
+  pruneEveryMs?: number
   /** Jitter's randomness (tests). */
   random?: () => number
 }
@@ -90,6 +95,8 @@ export function webhookBody(event: StoredEvent): string {
  * the endpoint until its next attempt is due; an endpoint failing for 5 days is disabled. Every
  * attempt of an event carries the event's id as `webhook-id`; a process that dies mid-attempt
  * leaves the event to whoever leases the endpoint after its lease ran out: at least once.
+ * Beside the workers, it prunes the history past the retention every `pruneEveryMs`
+ * (`pruneWebhookHistory`).
  */
 export class WebhookDeliverer {
   readonly #ctx: Context
@@ -99,6 +106,7 @@ export class WebhookDeliverer {
   #workers: Promise<void>[] = []
   #stopped = false
   #wake: (() => void)[] = []
+  #sleepers: (() => void)[] = []
 
   constructor(ctx: Context, webhooks: WebhookStore, options: WebhookDeliveryOptions) {
     this.#ctx = ctx
@@ -110,6 +118,7 @@ export class WebhookDeliverer {
   /** Starts the workers. */
   start(): void {
     for (let i = 0; i < (this.#options.concurrency ?? 8); i++) this.#workers.push(this.#work())
+    this.#workers.push(this.#prune())
   }
 
   /** Lets idle workers look again at once (e.g. after this process committed an event). */
@@ -121,7 +130,14 @@ export class WebhookDeliverer {
   async stop(): Promise<void> {
     this.#stopped = true
     this.poke()
+    for (const wake of this.#sleepers.splice(0)) wake()
     await Promise.all(this.#workers)
+  }
+
+  /** Deletes the history older than the retention (`pruneWebhookHistory`); how many rows went. */
+  pruneOnce(): Promise<number> {
+    const retentionMs = this.#options.retentionMs ?? DEFAULT_WEBHOOK_RETENTION_DAYS * 86_400_000
+    return pruneWebhookHistory(this.#ctx, this.#webhooks, isoAt(this.#ctx.clock.now() - retentionMs), { stopped: () => this.#stopped })
   }
 
   /** One pass of one worker: leases one due endpoint and delivers to it; `false` when none was due. */
@@ -201,6 +217,35 @@ export class WebhookDeliverer {
 
   #secrets(endpoint: WebhookEndpointRecord, now: number): string[] {
     return signingSecrets(this.#options.sealingKey, endpoint, now)
+  }
+
+  async #prune(): Promise<void> {
+    const every = this.#options.pruneEveryMs ?? 600_000
+    await this.#sleep(Math.min(every, 60_000))
+    while (!this.#stopped) {
+      try {
+        await this.pruneOnce()
+      } catch (error) {
+        this.#options.onError?.(error)
+      }
+      await this.#sleep(every)
+    }
+  }
+
+  /** Waits `ms`, or until `stop`. */
+  #sleep(ms: number): Promise<void> {
+    if (this.#stopped) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      const sleepers = this.#sleepers
+      function done(): void {
+        clearTimeout(timer)
+        const at = sleepers.indexOf(done)
+        if (at >= 0) sleepers.splice(at, 1)
+        resolve()
+      }
+      sleepers.push(done)
+    })
   }
 
   async #work(): Promise<void> {

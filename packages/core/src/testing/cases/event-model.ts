@@ -11,7 +11,7 @@ import { aTenant, T0 } from '../fixtures.ts'
 import { fuzzOptions } from '../fuzz-options.ts'
 import { storeSuite } from '../store-suite.ts'
 import type { OpenStore } from '../store-suite.ts'
-import { allEvents } from './event-outbox.ts'
+import { allEvents, subscribe } from './event-outbox.ts'
 
 /*
  * A model-based check of which content events the use cases write: random sequences of
@@ -75,6 +75,7 @@ async function checkSequence(store: Store, tenantId: string, ops: readonly Op[])
   const ctx: Context = createFrontdesk({ store, clock: { now: () => clock.ms }, memo: false }).context
   const tenant = aTenant(tenantId)
   await store.createTenant(tenant)
+  await subscribe(store, tenantId)
   const categories = Array.from({ length: CATEGORIES }, () => ({ active: true }))
   await importRecords(ctx, { tenantCode: tenant.code, records: categories.map((_, c) => ({ record: categoryRecord(c, true), location: `c${c}` })) })
   const items = new Map<number, ModelItem>()

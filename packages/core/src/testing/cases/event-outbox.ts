@@ -29,6 +29,18 @@ export async function allEvents(store: Store, after = 0, tenantId?: string, limi
   }
 }
 
+/**
+ * Gives the tenant an endpoint taking `events`, on a store that keeps endpoints (content events
+ * are written only for tenants whose endpoints take them: `EventWriter.eventSubscriptions`).
+ */
+export async function subscribe(store: Store, tenantId: string, events: string[] = ['*'], n = 0): Promise<void> {
+  await store.webhooks?.createWebhookEndpoint({
+    id: `whe_${tenantId}_${n}`, tenant_id: tenantId, url: 'https://receiver.test/', events, secret: 'sealed', previous_secret: null,
+    previous_secret_until: null, created_at: T0, disabled_at: null, disabled_reason: null, cursor: await store.lastEventSeq(), attempts: 0,
+    next_attempt_at: null, failing_since: null,
+  })
+}
+
 const strip = ({ seq: _seq, ...event }: StoredEvent): OutboxEvent => event
 
 /** The event outbox (`appendEvents`, `readEvents`, `getEvent`, inquiries' events, `scheduledThrough`). */
@@ -97,6 +109,25 @@ export function eventOutboxCases<S extends Store>(name: string, open: OpenStore<
     }).catch(() => undefined)
     assert.is(await store.transaction((tx) => tx.scheduledThrough(A)), '2025-06-20T12:00:00.000Z')
     assert.is(await store.transaction((tx) => tx.scheduledThrough(B)), null)
+  })
+
+  s("newestPublications gives each tenant's newest published_at at or before now, published items only, in one read", async ({ store }) => {
+    const C = 'ten_c'
+    for (const tenant of [A, B, C]) await store.createTenant(aTenant(tenant))
+    const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString()
+    await store.transaction(async (tx) => {
+      for (const tenant of [A, B, C]) await tx.putCategory(aCategory(tenant, `cat_${tenant}`))
+      await tx.putContent(aContent(A, 'cnt_a1', `cat_${A}`, { published_at: at(-10) }))
+      await tx.putContent(aContent(A, 'cnt_a2', `cat_${A}`, { published_at: at(-1) }))
+      await tx.putContent(aContent(A, 'cnt_a3', `cat_${A}`, { published_at: at(5) }))
+      await tx.putContent(aContent(A, 'cnt_a4', `cat_${A}`, { status: 'draft', published_at: at(-0.5) }))
+      await tx.putContent(aContent(B, 'cnt_b1', `cat_${B}`, { published_at: at(0) }))
+      await tx.putContent(aContent(C, 'cnt_c1', `cat_${C}`, { published_at: at(1) }))
+    })
+    const newest = async (minutes: number) => Object.fromEntries([...(await store.newestPublications(at(minutes)))].sort())
+    assert.equal(await newest(0), { [A]: at(-1), [B]: at(0) })
+    assert.equal(await newest(5), { [A]: at(5), [B]: at(0), [C]: at(1) })
+    assert.equal(await newest(-20), {})
   })
 
   const several = 'with two processes writing content and inquiries at once, a reader following seqs misses no event'

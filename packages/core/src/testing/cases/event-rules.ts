@@ -8,15 +8,16 @@ import type { Store } from '../../port/store.ts'
 import { aTenant, T0 } from '../fixtures.ts'
 import { storeSuite } from '../store-suite.ts'
 import type { OpenStore } from '../store-suite.ts'
-import { allEvents } from './event-outbox.ts'
+import { allEvents, subscribe } from './event-outbox.ts'
 
 const MINUTE = 60_000
 
 /** A tenant `t1` and the use cases over `store` with a clock the test moves. */
-async function world(store: Store) {
+async function world(store: Store, events: string[] | null = ['*']) {
   const clock = { ms: Date.parse(T0) }
   const ctx: Context = createFrontdesk({ store, clock: { now: () => clock.ms }, memo: false }).context
   await store.createTenant(aTenant('ten_1', 't1'))
+  if (events !== null) await subscribe(store, 'ten_1', events)
   let after = 0
   return {
     clock,
@@ -99,6 +100,46 @@ export function eventRuleCases(name: string, open: OpenStore): void {
     w.clock.ms += 1000
     await w.load([item('new', { id: 'cnt_given' }), item('fresh', { id: 'cnt_fresh' })])
     assert.equal(await w.events(), ['content.updated:new', 'content.published:fresh'])
+  })
+
+  s('content events are written only while an endpoint of the tenant takes them; one created during an import commits after it, and receives what follows', async ({ store }) => {
+    const w = await world(store, null)
+    await w.load([news(), item('a'), item('soon', { published_at: new Date(w.clock.ms + MINUTE).toISOString() })])
+    w.clock.ms += 2 * MINUTE
+    await announceDueContent(w.ctx, 'ten_1')
+    if (store.webhooks === undefined) {
+      // Hint: a store that keeps no endpoints cannot say who listens: it writes every event.
+      assert.equal(await w.events(), ['content.published:a', 'content.published:soon'])
+      return
+    }
+    assert.equal(await w.events(), [], 'no endpoint: no content event, and no scheduled publication announced')
+    await subscribe(store, 'ten_1', ['inquiry.created'], 1)
+    await w.load([item('b')])
+    assert.equal(await w.events(), [], 'an endpoint of inquiries only: no content event')
+    let release = (): void => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const finished: string[] = []
+    const importing = importRecords(w.ctx, {
+      tenantCode: 't1',
+      records: (async function* () {
+        yield { record: item('c'), location: 'c' }
+        await held
+        yield { record: item('d'), location: 'd' }
+      })(),
+    }).then(() => finished.push('import'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const adding = subscribe(store, 'ten_1', ['content.*'], 2).then(() => finished.push('endpoint'))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    release()
+    await Promise.all([importing, adding])
+    // Hint: an endpoint committed while the import was open would miss c and d.
+    assert.equal(finished, ['import', 'endpoint'], 'the endpoint waits for the open import')
+    assert.equal(await w.events(), [])
+    await w.load([item('e')])
+    await setContentStatus(w.ctx, 't1', 'c', 'draft')
+    w.clock.ms += MINUTE
+    await announceDueContent(w.ctx, 'ten_1')
+    assert.equal(await w.events(), ['content.published:e', 'content.unpublished:c'], 'a publication that passed while nobody listened is not announced later')
   })
 
   s.run()

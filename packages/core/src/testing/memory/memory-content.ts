@@ -140,6 +140,10 @@ export class MemoryContent implements ContentWriter {
   async scheduledThrough(tenantId: string): Promise<string | null> {
     return this.#read().scheduledThrough.get(tenantId) ?? null
   }
+  async eventSubscriptions(): Promise<readonly string[] | null> {
+    // Hint: the memory store keeps no webhook endpoints; every event is written.
+    return null
+  }
   async setScheduledThrough(tenantId: string, at: string): Promise<void> {
     const { tables } = this.#write()
     requireTenant(tables, tenantId)

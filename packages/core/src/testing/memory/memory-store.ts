@@ -211,6 +211,16 @@ export class MemoryStore implements Store {
   lastEventSeq(): Promise<number> {
     return this.#read(() => this.#committed().events.length)
   }
+  newestPublications(now: string): Promise<Map<string, string>> {
+    return this.#read(() => {
+      const newest = new Map<string, string>()
+      for (const item of this.#committed().contents.values()) {
+        if (item.status !== 'published' || item.published_at === null || item.published_at > now) continue
+        if ((newest.get(item.tenant_id) ?? '') < item.published_at) newest.set(item.tenant_id, item.published_at)
+      }
+      return newest
+    })
+  }
 
   feedPosition(): Promise<FeedPosition> {
     return this.#read(() => this.database.position())

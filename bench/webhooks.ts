@@ -1,0 +1,230 @@
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { HttpsClient } from './https-client.ts'
+import type { LoadResult, RequestPlan } from './load-job.ts'
+import { TENANT } from './seed.ts'
+import type { ServeProcess } from './server-process.ts'
+import { INQUIRY_CATEGORY } from './dataset.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** The ids of the webhook measures (`--only` takes them, or `webhooks` for all). */
+export const WEBHOOK_MEASURES = ['webhook_latency', 'webhook_throughput', 'webhook_api_cpu', 'webhook_inquiries'] as const
+
+/** What `measureWebhooks` found. */
+export interface WebhookFigures {
+  /** POST of an inquiry sent → its `inquiry.created` received, one at a time (an upper bound of commit → delivery), in ms. */
+  latency?: { events: number; received: number; p50: number; p99: number; max: number }
+  /** A backlog delivered to one endpoint by one serving process, nothing else running. */
+  throughput?: { events: number; seconds: number; perSecond: number }
+  /** The detail hit's server CPU per request without deliveries, then while a backlog is delivered. */
+  apiCpu?: { without: LoadResult; during: LoadResult; deliveriesPerSecond: number }
+  /** The inquiry load with no endpoint listening (a disabled one), then with one subscribed and receiving. */
+  inquiries?: { without: LoadResult; with: LoadResult; ratio: number; delivered: number }
+  error?: string
+}
+
+/** What the run hands over: a started serve, loads, and how to run the CLI on the run's database. */
+export interface WebhookBenchContext {
+  db: string
+  searchDir: string
+  cert: { certPath: string; keyPath: string; caPath: string }
+  apiKey: string
+  /** Environment of serve and of the CLI (the dev CA trusted; on PostgreSQL, the webhook key). */
+  env: NodeJS.ProcessEnv
+  /** Starts `frontdesk serve` with these extra flags and environment. */
+  startServe: (flags: string[], env: NodeJS.ProcessEnv) => Promise<ServeProcess>
+  stopServe: (serve: ServeProcess) => Promise<void>
+  /** Runs a load plan against `origin`, counting the CPU of `pid`. */
+  load: (origin: string, plan: RequestPlan, pid: number) => Promise<LoadResult>
+  detailPlan: RequestPlan
+  /** Seconds a load measures (the run's `--duration`) and warms up. */
+  duration: number
+  warmup: number
+  only: (id: string) => boolean
+  log: (line: string) => void
+}
+
+/** The environment every webhook measure's processes share: serve trusts the receiver's (dev) certificate. */
+export function webhookEnv(caPath: string, postgres: boolean): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_EXTRA_CA_CERTS: caPath,
+    ...(postgres ? { FRONTDESK_WEBHOOK_KEY: randomBytes(32).toString('base64url') } : {}),
+  }
+}
+
+/**
+ * The webhook measures of issue 28, against a fresh `frontdesk serve` (one process,
+ * `--allow-private-webhook-targets`) on the run's database, delivering to an HTTPS receiver in
+ * this process on 127.0.0.1 (the run's dev certificate, trusted by serve through
+ * `NODE_EXTRA_CA_CERTS`). Each measure is bounded: the loads by `duration`, the waits for
+ * deliveries by a deadline. In order: the inquiry load with the endpoint disabled (its events
+ * pile up: the backlog) and the detail hit without deliveries; the endpoint enabled, half the
+ * backlog timed as deliveries/s alone, the detail hit while the rest is delivered; then the
+ * inquiry load with the endpoint receiving, and inquiries one at a time for the latency.
+ */
+export async function measureWebhooks(c: WebhookBenchContext): Promise<WebhookFigures> {
+  const figures: WebhookFigures = {}
+  const receiver = await startBenchReceiver(c.cert)
+  const serve = await c.startServe(['--allow-private-webhook-targets'], c.env)
+  const pid = serve.child.pid ?? 0
+  const client = new HttpsClient(serve.origin, readFileSync(c.cert.caPath, 'utf8'), { 'x-api-key': c.apiKey })
+  const cli = (args: string[]) =>
+    execFileSync(process.execPath, [join(ROOT, 'packages/cli/bin/frontdesk.js'), '--db', c.db, '--search-dir', c.searchDir, ...args], { env: c.env, encoding: 'utf8', cwd: ROOT, timeout: 60_000 })
+  const inquiryPlan: RequestPlan = { kind: 'inquiry', path: '/v1/inquiries', categoryCode: INQUIRY_CATEGORY }
+  const waitFor = async (count: number, deadlineMs: number) => {
+    while (receiver.count() < count && performance.now() < deadlineMs) await new Promise((resolve) => setTimeout(resolve, 5))
+    return receiver.count() >= count
+  }
+  /** Waits until nothing more arrives for a second (the deliveries of a load ended), at most `deadlineMs`. */
+  const settle = async (deadlineMs: number) => {
+    let last = -1
+    while (receiver.count() !== last && performance.now() < deadlineMs) {
+      last = receiver.count()
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+    }
+  }
+  try {
+    const added = JSON.parse(cli(['webhook', 'add', '--tenant', TENANT, '--url', receiver.url, '--events', 'inquiry.created', '--allow-private-webhook-targets', '--json'])) as { id: string }
+    cli(['webhook', 'disable', added.id])
+    const rate = (load: LoadResult) => `${Math.round(load.rps)} req/s, server CPU ${load.cpuUs === null ? 'n/a' : `${load.cpuUs.toFixed(0)} µs`} per request`
+
+    // Hint: a backlog long enough to keep deliveries flowing through a whole detail-hit load (~1,000/s), within five loads;
+    // the last one, in a warm process, is the inquiry rate without an endpoint receiving.
+    c.log('webhook_inquiries: inquiries, no endpoint receiving (a disabled one: its events wait, the backlog)…')
+    let without = await c.load(serve.origin, inquiryPlan, pid)
+    let backlog = without.planned
+    const wanted = 2 * 1_000 * (c.duration + c.warmup + 1)
+    for (let more = 0; backlog < wanted && more < 4; more++) {
+      c.log(`  more inquiries for the backlog (${backlog} of ${wanted})…`)
+      without = await c.load(serve.origin, inquiryPlan, pid)
+      backlog += without.planned
+    }
+    c.log(`  ${rate(without)}`)
+    let apiWithout: LoadResult | null = null
+    if (c.only('webhook_api_cpu')) {
+      c.log('webhook_api_cpu: detail hit, no deliveries…')
+      apiWithout = await c.load(serve.origin, c.detailPlan, pid)
+      c.log(`  ${rate(apiWithout)}`)
+    }
+
+    c.log(`webhook_throughput: the endpoint enabled, the first half of a backlog of ~${backlog} events delivered by one process…`)
+    const half = Math.floor(backlog / 2)
+    const started = performance.now()
+    receiver.reset()
+    cli(['webhook', 'enable', added.id])
+    // Hint: timed from the enable command's end: its process start is not delivery time.
+    const enabledAt = performance.now()
+    const reached = await waitFor(half, started + 120_000)
+    const seconds = (performance.now() - enabledAt) / 1000
+    figures.throughput = { events: receiver.count(), seconds, perSecond: receiver.count() / seconds }
+    c.log(`  ${receiver.count()} delivered in ${seconds.toFixed(2)} s: ${figures.throughput.perSecond.toFixed(0)} deliveries/s${reached ? '' : ' (deadline reached)'}`)
+
+    if (apiWithout !== null) {
+      c.log('webhook_api_cpu: detail hit while the rest of the backlog is delivered…')
+      const before = receiver.count()
+      const loadStarted = performance.now()
+      const during = await c.load(serve.origin, c.detailPlan, pid)
+      const deliveriesPerSecond = (receiver.count() - before) / ((performance.now() - loadStarted) / 1000)
+      figures.apiCpu = { without: apiWithout, during, deliveriesPerSecond }
+      c.log(`  ${rate(during)}, ${deliveriesPerSecond.toFixed(0)} deliveries/s meanwhile${receiver.count() >= backlog ? ' (the backlog ran out during the load)' : ''}`)
+    }
+    await settle(performance.now() + 120_000)
+
+    if (c.only('webhook_inquiries')) {
+      c.log('webhook_inquiries: inquiries, one endpoint subscribed and receiving…')
+      const before = receiver.count()
+      const withEndpoint = await c.load(serve.origin, inquiryPlan, pid)
+      figures.inquiries = { without, with: withEndpoint, ratio: withEndpoint.rps / without.rps, delivered: receiver.count() - before }
+      c.log(`  ${rate(withEndpoint)} (${(figures.inquiries.ratio * 100).toFixed(0)} % of without), ${figures.inquiries.delivered} delivered during it`)
+      await settle(performance.now() + 120_000)
+    }
+
+    if (c.only('webhook_latency')) {
+      const count = 200
+      c.log(`webhook_latency: ${count} inquiries one at a time, POST sent → event received…`)
+      const sent = new Map<string, number>()
+      const body = (i: number) => JSON.stringify({ category_code: INQUIRY_CATEGORY, title: `Latency ${i}`, content: 'How soon is it delivered?', inquirer_name: 'Bench', inquirer_email: 'bench@example.com' })
+      receiver.reset()
+      for (let i = 0; i < count; i++) {
+        const at = performance.now()
+        const answer = await client.request('POST', '/v1/inquiries', body(i))
+        const id = (answer.json as { id?: string } | null)?.id
+        if (id !== undefined) sent.set(id, at)
+        // Hint: spaced, so that each is a commit on its own rather than a queue.
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      await waitFor(count, performance.now() + 30_000)
+      const latencies = receiver.arrivals().flatMap(({ id, at }) => {
+        const from = sent.get(id)
+        return from === undefined ? [] : [at - from]
+      }).sort((a, b) => a - b)
+      const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? Number.NaN
+      figures.latency = { events: count, received: latencies.length, p50: pct(50), p99: pct(99), max: latencies.at(-1) ?? Number.NaN }
+      c.log(`  ${latencies.length} of ${count} received: p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${figures.latency.max.toFixed(1)} ms`)
+    }
+  } catch (error) {
+    figures.error = error instanceof Error ? error.message : String(error)
+    c.log(`webhooks: ${figures.error}`)
+  } finally {
+    client.close()
+    await c.stopServe(serve)
+    await receiver.close()
+  }
+  return figures
+}
+
+/** An HTTPS receiver answering 204 to everything, noting when each inquiry's event arrived. */
+async function startBenchReceiver(cert: { certPath: string; keyPath: string }) {
+  let arrivals: { id: string; at: number }[] = []
+  const server = createServer({ cert: readFileSync(cert.certPath), key: readFileSync(cert.keyPath), keepAliveTimeout: 60_000 }, (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const at = performance.now()
+      let id = ''
+      try {
+        id = String((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { id?: unknown } }).data?.id ?? '')
+      } catch {
+        // Hint: counted all the same; a bad body has no id to time.
+      }
+      arrivals.push({ id, at })
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `https://127.0.0.1:${port}/frontdesk`,
+    count: () => arrivals.length,
+    arrivals: () => arrivals,
+    reset: () => {
+      arrivals = []
+    },
+    close: () => {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** The report's lines for the webhook measures. */
+export function formatWebhooks(w: WebhookFigures): string[] {
+  const out: string[] = ['webhooks (one serve process, a receiver on 127.0.0.1):']
+  if (w.latency !== undefined) out.push(`  POST sent → event received, ${w.latency.received} of ${w.latency.events} one at a time: p50 ${w.latency.p50.toFixed(1)} ms, p99 ${w.latency.p99.toFixed(1)} ms (goal p50 ≤ 50 ms, p99 ≤ 1 s)`)
+  if (w.throughput !== undefined) out.push(`  a backlog delivered by one process: ${w.throughput.perSecond.toFixed(0)} deliveries/s (${w.throughput.events} in ${w.throughput.seconds.toFixed(2)} s)`)
+  if (w.apiCpu !== undefined) {
+    const cpu = (r: LoadResult) => (r.cpuUs === null ? 'n/a' : `${r.cpuUs.toFixed(0)} µs`)
+    out.push(`  detail hit server CPU per request: ${cpu(w.apiCpu.without)} without deliveries, ${cpu(w.apiCpu.during)} while ${w.apiCpu.deliveriesPerSecond.toFixed(0)} deliveries/s flow (CPU per request counts the deliveries' CPU too)`)
+  }
+  if (w.inquiries !== undefined) out.push(`  inquiries/s: ${w.inquiries.without.rps.toFixed(0)} without an endpoint receiving, ${w.inquiries.with.rps.toFixed(0)} with one subscribed (${(w.inquiries.ratio * 100).toFixed(0)} %, goal ≥ 90 %)`)
+  if (w.error !== undefined) out.push(`  error: ${w.error}`)
+  return out
+}
