@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander'
-import { FrontdeskError, ValidationError } from '@frontdesk/core'
+import { FrontdeskError, StorageUnavailableError, ValidationError } from '@frontdesk/core'
 
 /**
  * The one-line message of an error, as the CLI prints it. Frontdesk errors say what was wrong
@@ -11,11 +11,21 @@ export function errorLine(error: unknown): string {
     // Hint: a UsageError's message is already complete; a ValidationError says what only in its details.
     const details = error instanceof ValidationError ? (error.details ?? []) : []
     const text = details.length === 0 ? error.message : `${error.message}: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`
-    return oneLine(text)
+    // Hint: storage failing (a full disk, an I/O error, a database gone) is named by its driver's code, so that the operator knows which.
+    const cause = error instanceof StorageUnavailableError ? driverCause(error.cause) : null
+    return oneLine(cause === null ? text : `${text} (${cause})`)
   }
   if (error instanceof CommanderError) return oneLine(error.message.replace(/^error: /, ''))
   if (isSystemError(error)) return oneLine(systemMessage(error))
   return 'unexpected error (set FRONTDESK_DEBUG=1 for details)'
+}
+
+/** `CODE: message` of a driver's error (SQLite's `SQLITE_FULL: database or disk is full`, PostgreSQL's or a socket's), else `null`. */
+function driverCause(cause: unknown): string | null {
+  const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined
+  if (!(cause instanceof Error) || typeof code !== 'string') return null
+  const message = cause.message.split('\n')[0] ?? ''
+  return message === '' || message.startsWith(code) ? code : `${code}: ${message}`
 }
 
 function oneLine(text: string): string {

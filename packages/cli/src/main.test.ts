@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ForbiddenError, UsageError, ValidationError } from '@frontdesk/core'
+import { ForbiddenError, StorageUnavailableError, UsageError, ValidationError } from '@frontdesk/core'
 import { cliFixture } from '../test/util/cli-fixture.ts'
 import { errorLine } from './error-line.ts'
 
@@ -20,6 +20,14 @@ lines('a ValidationError prints every detail on the same line', () => {
 
 lines('other frontdesk errors print their message', () => {
   assert.is(errorLine(new ForbiddenError()), 'Insufficient permissions')
+})
+
+lines('storage failing names its driver\'s cause: a full disk, an I/O error, a database gone', () => {
+  const cause = (code: string, message: string) => Object.assign(new Error(message), { code })
+  assert.is(errorLine(new StorageUnavailableError(undefined, { cause: cause('SQLITE_FULL', 'database or disk is full') })), 'Storage is temporarily unavailable (SQLITE_FULL: database or disk is full)')
+  assert.is(errorLine(new StorageUnavailableError(undefined, { cause: cause('57P01', 'terminating connection due to administrator command\nmore') })), 'Storage is temporarily unavailable (57P01: terminating connection due to administrator command)')
+  assert.is(errorLine(new StorageUnavailableError(undefined, { cause: cause('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432') })), 'Storage is temporarily unavailable (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432)')
+  assert.is(errorLine(new StorageUnavailableError(undefined, { cause: new Error('no code') })), 'Storage is temporarily unavailable')
 })
 
 lines('commander errors lose their "error: " prefix', () => {

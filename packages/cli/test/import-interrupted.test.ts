@@ -4,7 +4,7 @@
 // an index built from the database, and the next write of the snapshot removes what the killed
 // process left in the snapshot directory.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,7 +13,8 @@ import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 import { parseQueryTerms } from '@frontdesk/core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { admin, adminQuery, postgresSuite } from '@frontdesk/adapter-postgres/testing'
+import { openStore } from '../src/session.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const bin = join(root, 'packages/cli/bin/frontdesk.js')
@@ -35,22 +36,28 @@ test.after.each((context) => {
   rmSync(context.dir, { recursive: true, force: true })
 })
 
-/** Every item in its version `version` (the title says which). */
-function items(dir: string, version: number): string {
+/** Every item in its version `version` (the title says which); `padding`: that many more words in each body. */
+function items(dir: string, version: number, padding = 0): string {
   const path = join(dir, `v${version}.ndjson`)
   const lines = [JSON.stringify({ kind: 'category', code: 'news', name: 'News' })]
   for (let i = 0; i < ITEMS; i++) {
     const words = [0, 1, 2].map((k) => WORDS[(i * 3 + k * 5 + version) % WORDS.length]).join(' ')
-    lines.push(JSON.stringify({ kind: 'content', slug: `item-${i}`, title: `v${version} ${words}`, body: `<p>${words} ${i}</p>`, category_code: 'news', status: 'published', published_at: '2025-01-01T00:00:00Z' }))
+    const more = `${WORDS[i % WORDS.length]} `.repeat(padding)
+    lines.push(JSON.stringify({ kind: 'content', slug: `item-${i}`, title: `v${version} ${words}`, body: `<p>${words} ${more}${i}</p>`, category_code: 'news', status: 'published', published_at: '2025-01-01T00:00:00Z' }))
   }
   writeFileSync(path, `${lines.join('\n')}\n`)
   return path
 }
 
-/** Runs the binary; with `killAfterMs`, SIGKILLs it then (when still running). Resolves with its exit code (null when killed). */
-function frontdesk(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<{ code: number | null; stderr: string }> {
+/**
+ * Runs the binary; with `killAfterMs`, SIGKILLs it then (when still running); with
+ * `maxFileKiB`, no file it writes may grow beyond that (`ulimit -f`: a write past it fails
+ * with EFBIG, as one on a full disk fails with ENOSPC). Resolves with its exit code (null when killed).
+ */
+function frontdesk(args: string[], env: Record<string, string>, killAfterMs?: number, maxFileKiB?: number): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+    const command: [string, string[]] = maxFileKiB === undefined ? [process.execPath, [bin, ...args]] : ['/bin/sh', ['-c', `ulimit -f ${Math.ceil(maxFileKiB)} && exec "$0" "$@"`, process.execPath, bin, ...args]]
+    const child = spawn(...command, { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
@@ -68,7 +75,7 @@ function frontdesk(args: string[], env: Record<string, string>, killAfterMs?: nu
 
 /** The versions the database holds (one when an import applied wholly or not at all). */
 async function versionsIn(db: string): Promise<Set<string>> {
-  const store = openSqliteStore({ path: db })
+  const store = await openStore(db)
   try {
     const tenant = await store.getTenantByCode('acme')
     const all = await store.listContents(tenant?.id ?? '', { visibility: { kind: 'all' }, sort: { key: 'id', direction: 'asc' }, limit: ITEMS + 1 })
@@ -82,7 +89,7 @@ async function versionsIn(db: string): Promise<Set<string>> {
 
 /** What a start restoring the snapshots answers, against an index built from the database; and how it made its index. */
 async function startAndCompare(db: string, searchDir: string): Promise<SearchBuildInfo | undefined> {
-  const store = openSqliteStore({ path: db })
+  const store = await openStore(db)
   const builds: SearchBuildInfo[] = []
   const snapshots = directorySnapshots(searchDir)
   const server = createSearchEngine({ store, warmUp: false, snapshots: { read: (name) => snapshots.read(name), write: async () => false }, onBuild: (info) => builds.push(info) })
@@ -128,4 +135,90 @@ test('kill -9 during an import: all or nothing in the database, a whole snapshot
   assert.equal([...(await versionsIn(db))], ['v9'])
 })
 
+test('an import refused by a full disk: the database and the snapshot as they were, one error line, and the next import applies', async ({ dir, db, searchDir }) => {
+  const args = ['--db', db, '--search-dir', searchDir]
+  assert.is((await frontdesk([...args, 'tenant', 'create', 'acme'], {})).code, 0)
+  assert.is((await frontdesk([...args, 'import', items(dir, 0), '--tenant', 'acme'], {})).code, 0)
+  const snapshot = () => readdirSync(searchDir).map((name) => [name, readFileSync(join(searchDir, name))] as const)
+  const before = snapshot()
+  // Hint: the files may grow by a little, far less than the next import's items need (their bodies are ~100 times larger).
+  const largest = Math.max(...[db, `${db}-wal`, ...readdirSync(searchDir).map((name) => join(searchDir, name))].map((path) => (existsSync(path) ? statSync(path).size : 0)))
+  for (const [version, env] of [[1, {}], [2, { FRONTDESK_SEARCH_CATCH_UP: '0' }]] as const) {
+    const full = await frontdesk([...args, 'import', items(dir, version, 200), '--tenant', 'acme'], env, undefined, largest / 1024 + 64)
+    assert.is.not(full.code, 0, 'the import fails')
+    assert.is(full.stderr.trim().split('\n').length, 1, full.stderr)
+    assert.match(full.stderr, /^frontdesk: Storage is temporarily unavailable \(SQLITE_(FULL|IOERR)\w*: /, 'says why')
+    assert.equal([...(await versionsIn(db))], ['v0'], 'nothing of it in the database')
+    assert.equal(snapshot(), before, 'the snapshot untouched')
+    assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
+  }
+  const next = await frontdesk([...args, 'import', items(dir, 3, 200), '--tenant', 'acme'], { FRONTDESK_SEARCH_CATCH_UP: '0' })
+  assert.is(next.code, 0, next.stderr)
+  assert.equal([...(await versionsIn(db))], ['v3'])
+  assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
+})
+
 test.run()
+
+interface Throwaway {
+  url: string
+  halt(): Promise<void>
+  resume(): Promise<void>
+  stop(): Promise<void>
+}
+
+const onPostgres = await postgresSuite<{ dir: string; pg: Throwaway | null }>('frontdesk import on PostgreSQL when the database goes away', { dir: '', pg: null })
+onPostgres.before(async (context) => {
+  context.dir = mkdtempSync(join(tmpdir(), 'frontdesk-import-pg-gone-'))
+  // Hint: a server of its own, stopped mid-import; a path in a variable, so that the type checker does not follow it out of the package.
+  const script = new URL('../../../scripts/test-postgres.mjs', import.meta.url).href
+  const { startTestPostgres } = (await import(script)) as { startTestPostgres: () => Promise<Throwaway> }
+  context.pg = await startTestPostgres()
+  await admin(context.pg.url, 'CREATE DATABASE frontdesk')
+})
+onPostgres.after(async (context) => {
+  await context.pg?.stop()
+  rmSync(context.dir, { recursive: true, force: true })
+})
+
+onPostgres('the database stopped during an import: all of it or none in the database, the snapshot usable, one error line, and the next import applies', async ({ dir, pg }) => {
+  const url = new URL(pg?.url ?? '')
+  url.pathname = '/frontdesk'
+  const db = url.toString()
+  const searchDir = join(dir, 'search')
+  const args = ['--db', db, '--search-dir', searchDir]
+  assert.is((await frontdesk([...args, 'tenant', 'create', 'acme'], {})).code, 0)
+  assert.is((await frontdesk([...args, 'import', items(dir, 0), '--tenant', 'acme'], {})).code, 0)
+  /** Whether the import's transaction is under way (one of the database's has run for 100 ms). */
+  const importing = async () => {
+    const rows = await adminQuery(pg?.url ?? '', "SELECT 1 FROM pg_stat_activity WHERE datname = 'frontdesk' AND pid <> pg_backend_pid() AND now() - xact_start > interval '100 ms'")
+    return rows.length > 0
+  }
+  let interrupted = 0
+  for (const [k, ms] of [0, 500].entries()) {
+    const version = k + 1
+    let ended = false
+    const running = frontdesk([...args, 'import', items(dir, version, 100), '--tenant', 'acme'], k % 2 === 0 ? { FRONTDESK_SEARCH_CATCH_UP: '0' } : {})
+    void running.then(() => (ended = true))
+    for (const started = Date.now(); !ended && Date.now() - started < 30_000 && !(await importing()); ) await new Promise((resolve) => setTimeout(resolve, 20))
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    await pg?.halt()
+    const result = await running
+    await pg?.resume()
+    if (result.code !== 0) {
+      interrupted++
+      assert.is(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, /^frontdesk: /)
+    }
+    const versions = await versionsIn(db)
+    assert.is(versions.size, 1, `stopped after ${ms} ms: ${[...versions].join(', ')}`)
+    assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot', `stopped after ${ms} ms: the snapshot left is usable`)
+  }
+  assert.ok(interrupted > 0, 'some imports were cut off by the stop')
+  const last = await frontdesk([...args, 'import', items(dir, 9), '--tenant', 'acme'], { FRONTDESK_SEARCH_CATCH_UP: '0' })
+  assert.is(last.code, 0, last.stderr)
+  assert.equal([...(await versionsIn(db))], ['v9'])
+  assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
+})
+
+onPostgres.run()

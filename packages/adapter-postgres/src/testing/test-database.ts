@@ -112,11 +112,16 @@ END $$`
 
 /** Runs one statement as the test server's superuser. */
 export async function admin(url: string, statement: string): Promise<void> {
+  await adminQuery(url, statement)
+}
+
+/** Runs one statement as the test server's superuser; its rows. */
+export async function adminQuery(url: string, statement: string): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: url })
   client.on('error', () => {})
   await client.connect()
   try {
-    await client.query(statement)
+    return (await client.query(statement)).rows as Record<string, unknown>[]
   } finally {
     await client.end()
   }

@@ -154,6 +154,33 @@ test('finishInOrder: items added shuffled, some twice, over many chunks, give wh
   }
 })
 
+test('finishInPieces: the postings in pieces of at most so many, joined, are finish\'s and finishInOrder\'s, and so is the rest', async (ctx) => {
+  const items = await sourceItems(ctx)
+  const made = (order: Int32Array | null, maxPostings: number, spill: boolean) => {
+    const indexer = new RangeIndexer(ctx.categories, 1000, spill ? fileSpill() : null)
+    for (const item of items) indexer.add(item)
+    if (maxPostings === 0) {
+      const { postings, ...rest } = order === null ? indexer.finish(3, [10, 20, 30, 40, 50]) : indexer.finishInOrder(order, 3, [10, 20, 30, 40, 50])
+      return { ...rest, used: Array.from(rest.used), cjk: Array.from(rest.cjk), postings: Array.from(postings), pieces: 1 }
+    }
+    const { postings, ...rest } = indexer.finishInPieces(order, 3, [10, 20, 30, 40, 50], maxPostings)
+    const before = { ...rest, used: Array.from(rest.used), cjk: Array.from(rest.cjk) }
+    const pieces = [...postings]
+    const biggestTerm = Math.max(...before.used)
+    assert.ok(pieces.every((piece) => piece.length <= Math.max(maxPostings, biggestTerm)), 'no piece larger than asked (or than one term)')
+    return { ...before, postings: pieces.flatMap((piece) => Array.from(piece)), pieces: pieces.length }
+  }
+  const reversed = Int32Array.from(items.keys()).reverse().filter((n) => n % 5 !== 0)
+  for (const order of [null, reversed]) {
+    const expected = made(order, 0, false)
+    for (const [maxPostings, spill] of [[1, false], [50, true], [777, false], [777, true], [Infinity, true]] as const) {
+      const { pieces, ...got } = made(order, maxPostings, spill)
+      assert.equal({ ...got, pieces: 1 }, expected, `pieces of ${maxPostings}${spill ? ', spilled' : ''}${order === null ? '' : ', in another order'}`)
+      if (maxPostings < 1000) assert.ok(pieces > 1, `several pieces of ${maxPostings}`)
+    }
+  }
+})
+
 test('a tenant without items builds an empty index', async (ctx) => {
   const built = await buildTenantIndex(ctx.store, 'nobody', [], { pageSize: 10 })
   assert.is(built.size, 0)

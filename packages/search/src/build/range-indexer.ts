@@ -22,9 +22,26 @@ export interface RangePostings {
   used: Int32Array<ArrayBuffer>
   /** Every term's postings, in term order, documents numbered from the range's offset. */
   postings: Uint32Array<ArrayBuffer>
+  /** The range's items, in document order; empty when the indexer was told not to keep them (see `RangeIndexer`'s constructor). */
   docs: SearchDocument[]
+  /** Number of the range's items. */
+  documents: number
   /** Sum of each field's length over the range's documents. */
   fieldTotals: number[]
+}
+
+/** As `RangePostings`, the postings made as they are read, in pieces (see `RangeIndexer.finishInPieces`). */
+export interface RangePieces extends Omit<RangePostings, 'postings'> {
+  /** Every term's postings, in term order, in pieces (a term's whole in one); iterate once. */
+  postings: Iterable<Uint32Array<ArrayBuffer>>
+}
+
+/** The range with its postings in one array. */
+function whole(range: RangePieces): RangePostings {
+  const pieces = [...range.postings]
+  const postings = pieces.length === 1 ? (pieces[0] as Uint32Array<ArrayBuffer>) : new Uint32Array(pieces.reduce((sum, piece) => sum + piece.length, 0))
+  if (pieces.length !== 1) pieces.reduce((at, piece) => (postings.set(piece, at), at + piece.length), 0)
+  return { ...range, postings }
 }
 
 /**
@@ -75,6 +92,8 @@ export class RangeIndexer {
   #data = new Uint32Array(0)
   #dataLength = 0
   readonly #docs: SearchDocument[] = []
+  readonly #keepDocs: boolean
+  #count = 0
   /** Per document, where its block of lengths starts: chunk index × 2^32 + offset (see `finishInOrder`). */
   readonly #docStarts: number[] = []
   readonly #fieldTotals = new Float64Array(FIELDS.length)
@@ -97,12 +116,14 @@ export class RangeIndexer {
   /**
    * An indexer for items of these categories (their text and select fields are indexed);
    * `spill`: where full chunks of the per-document lists go until `finish` (see `ListSpill`),
-   * else they stay in memory; `chunkSize` for tests.
+   * else they stay in memory; `chunkSize` for tests; `keepDocs` false: the items' search data
+   * are the caller's to keep (`finish` gives none), as an import's are (see `DocBytes`).
    */
-  constructor(categories: readonly CategoryRecord[], chunkSize = CHUNK, spill: ListSpill | null = null) {
+  constructor(categories: readonly CategoryRecord[], chunkSize = CHUNK, spill: ListSpill | null = null, keepDocs = true) {
     this.#categories = new Map(categories.map((category) => [category.id, category]))
     this.#chunkSize = chunkSize
     this.#spill = spill
+    this.#keepDocs = keepDocs
   }
 
   /** Indexes the items added from now on with this category (new, or changed) instead of the one known so far. */
@@ -112,7 +133,7 @@ export class RangeIndexer {
 
   /** Number of items added. */
   get size(): number {
-    return this.#docs.length
+    return this.#count
   }
 
   /** Sum of each field's length over the items added (what the next range's `finish` starts from). */
@@ -123,9 +144,9 @@ export class RangeIndexer {
   /** Analyses the next item (in id order). */
   add(item: SearchSourceItem): void {
     const { doc } = item
-    const number = this.#docs.length
+    const number = this.#count++
     this.#spillFull()
-    this.#docs.push(doc)
+    if (this.#keepDocs) this.#docs.push(doc)
     const texts = searchedTexts(item.title, item.summary, item.body, doc.tags, doc.fields, this.#categories.get(doc.category_id))
     this.#reserve(FIELDS.length)
     const header = this.#data
@@ -179,7 +200,7 @@ export class RangeIndexer {
    * holds the postings and what is left of the lists, not both whole).
    */
   finish(docOffset: number, totalsBefore: readonly number[]): RangePostings {
-    return this.#finish(null, docOffset, totalsBefore)
+    return whole(this.#finish(null, docOffset, totalsBefore, Infinity))
   }
 
   /**
@@ -192,30 +213,47 @@ export class RangeIndexer {
    * analysing anything again. Call once, after the last `add`.
    */
   finishInOrder(order: Int32Array, docOffset: number, totalsBefore: readonly number[]): RangePostings {
-    return this.#finish(order, docOffset, totalsBefore)
+    return whole(this.#finish(order, docOffset, totalsBefore, Infinity))
   }
 
-  #finish(order: Int32Array | null, docOffset: number, totalsBefore: readonly number[]): RangePostings {
-    const n = order === null ? this.#docs.length : order.length
+  /**
+   * As `finish` (`order` null) or `finishInOrder`, with the postings made only as they are
+   * read, the terms' postings in pieces of at most `maxPostings` (a term's own are never
+   * split): what is known of the index before its postings (terms, counts, field totals) is
+   * there at once, so that a snapshot's header can be written first, and only one piece of
+   * the postings is in memory at a time (a full import of 1,000,000 items held ~1 GB of them
+   * whole). Each piece after the first reads the per-document lists again (from the spill,
+   * when there is one). Read the postings once, after which the lists are released.
+   */
+  finishInPieces(order: Int32Array | null, docOffset: number, totalsBefore: readonly number[], maxPostings: number): RangePieces {
+    return this.#finish(order, docOffset, totalsBefore, maxPostings)
+  }
+
+  #finish(order: Int32Array | null, docOffset: number, totalsBefore: readonly number[], maxPostings: number): RangePieces {
+    const n = order === null ? this.#count : order.length
     if (docOffset + n > MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
     const chunks = this.#chunks
     const ends = [...this.#chunkUsed, this.#dataLength]
     const spill = this.#spill
+    const spilledAt = this.#spilledAt
     // Hint: read in order, a spilled chunk is read back when reached; in another order, all of them first.
     const chunkAt = (c: number): Uint32Array => {
-      const at = this.#spilledAt[c]
+      const at = spilledAt[c]
       return spill === null || at === undefined ? (chunks[c] ?? EMPTY) : spill.read(at, ends[c] ?? 0)
     }
-    if (order !== null) for (let c = 0; c < this.#spilledAt.length; c++) chunks[c] = chunkAt(c)
-    if (order !== null) this.#spilledAt.length = 0
+    if (order !== null) for (let c = 0; c < spilledAt.length; c++) chunks[c] = chunkAt(c)
+    if (order !== null) spilledAt.length = 0
     let terms = this.#terms
     let count = terms.length
     let cjk = this.#cjk.slice(0, count)
     let used = this.#df.slice(0, count)
+    // Hint: field lengths are integers, so their sums are exact whatever the order they are added in.
+    const fieldTotals = Array.from(this.#fieldTotals)
     // Hint: `remap` null: the terms keep their numbers (every document, in the order added).
     let remap: Int32Array | null = null
     if (order !== null) {
       remap = new Int32Array(count).fill(-1)
+      fieldTotals.fill(0)
       const renumbered: string[] = []
       const df = new Int32Array(count)
       const lastDoc = new Int32Array(count).fill(-1)
@@ -224,7 +262,9 @@ export class RangeIndexer {
         let chunk = Math.floor(start / 2 ** 32)
         let data = chunks[chunk] ?? new Uint32Array(0)
         let end = ends[chunk] ?? 0
-        let at = (start % 2 ** 32) + FIELDS.length
+        let at = start % 2 ** 32
+        for (let f = 0; f < FIELDS.length; f++) fieldTotals[f] = (fieldTotals[f] ?? 0) + (data[at + f] ?? 0)
+        at += FIELDS.length
         for (let f = 0; f < FIELDS.length; f++) {
           if (at === end) {
             data = chunks[++chunk] ?? new Uint32Array(0)
@@ -255,80 +295,105 @@ export class RangeIndexer {
       cjk = cjk.slice(0, count)
       used = df.slice(0, count)
     }
-    const starts = new Int32Array(count)
-    let total = 0
-    for (let id = 0; id < count; id++) {
-      starts[id] = total
-      total += used[id] ?? 0
-    }
-    const postings = new Uint32Array(total)
-    const weight = new Float64Array(count)
-    const docTerms = new Int32Array(count)
-    const totals = Float64Array.from(FIELDS, (_, f) => totalsBefore[f] ?? 0)
-    let chunk = 0
-    let data = chunkAt(0)
-    let end = ends[0] ?? 0
-    let at = 0
-    for (let d = 0; d < n; d++) {
-      const doc = docOffset + d
-      const fieldDocs = doc + 1
-      if (order !== null) {
-        const start = this.#docStarts[order[d] ?? 0] ?? 0
-        chunk = Math.floor(start / 2 ** 32)
-        data = chunks[chunk] ?? new Uint32Array(0)
-        end = ends[chunk] ?? 0
-        at = start % 2 ** 32
-      } else if (at === end) {
-        // Hint: each block lies whole in one chunk; where a chunk ends, the next block starts the next chunk.
-        // Read in order, a chunk is left for good: released, so that the postings grow as the lists shrink.
-        chunks[chunk] = EMPTY
-        data = chunkAt(++chunk)
-        end = ends[chunk] ?? 0
-        at = 0
+    // Pieces: terms [bounds[i], bounds[i + 1]), each with at most `maxPostings` postings (or one term).
+    const bounds = [0]
+    for (let id = 0, inPiece = 0; id < count; id++) {
+      const postings = used[id] ?? 0
+      if (inPiece > 0 && inPiece + postings > maxPostings) {
+        bounds.push(id)
+        inPiece = 0
       }
-      const header = data
-      const lengths = at
-      at += FIELDS.length
-      let inDoc = 0
-      // As `InvertedIndex.addDocument`: the same operations in the same order, so the same weights.
-      for (let f = 0; f < FIELDS.length; f++) {
-        const length = header[lengths + f] ?? 0
-        const fieldTotal = (totals[f] ?? 0) + length
-        totals[f] = fieldTotal
-        if (at === end) {
-          if (order === null) chunks[chunk] = EMPTY
+      inPiece += postings
+    }
+    bounds.push(count)
+    const passes = bounds.length - 1
+    const docs = !this.#keepDocs ? [] : order === null ? this.#docs : Array.from(order, (d) => this.#docs[d] as SearchDocument)
+    const release = () => {
+      this.#chunks.length = 0
+      this.#spilledAt.length = 0
+      this.#data = EMPTY
+      this.#dataLength = 0
+      spill?.close()
+    }
+    const pass = (from: number, to: number): Uint32Array<ArrayBuffer> => {
+      const starts = new Int32Array(to - from)
+      let total = 0
+      for (let id = from; id < to; id++) {
+        starts[id - from] = total
+        total += used[id] ?? 0
+      }
+      const postings = new Uint32Array(total)
+      const weight = new Float64Array(count)
+      const docTerms = new Int32Array(count)
+      const totals = Float64Array.from(FIELDS, (_, f) => totalsBefore[f] ?? 0)
+      // Hint: with one pass, read in order, a chunk is left for good: released, so that the postings grow as the lists shrink.
+      const releasing = order === null && passes === 1
+      let chunk = 0
+      let data = chunkAt(0)
+      let end = ends[0] ?? 0
+      let at = 0
+      for (let d = 0; d < n; d++) {
+        const doc = docOffset + d
+        const fieldDocs = doc + 1
+        if (order !== null) {
+          const start = this.#docStarts[order[d] ?? 0] ?? 0
+          chunk = Math.floor(start / 2 ** 32)
+          data = chunks[chunk] ?? new Uint32Array(0)
+          end = ends[chunk] ?? 0
+          at = start % 2 ** 32
+        } else if (at === end) {
+          // Hint: each block lies whole in one chunk; where a chunk ends, the next block starts the next chunk.
+          if (releasing) chunks[chunk] = EMPTY
           data = chunkAt(++chunk)
           end = ends[chunk] ?? 0
           at = 0
         }
-        const pairs = data[at++] ?? 0
-        if (length === 0) continue
-        const norm = K1 * (1 - B + (B * length) / Math.max(1, fieldTotal / fieldDocs))
-        const boost = BOOSTS[f] ?? 1
-        for (let p = 0; p < pairs; p++) {
-          const packed = data[at++] ?? 0
-          const id = remap === null ? packed >>> 7 : (remap[packed >>> 7] ?? 0)
-          const n = (packed & 127) === 0 ? (data[at++] ?? 0) : packed & 127
-          if (weight[id] === 0) docTerms[inDoc++] = id
-          weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
+        const header = data
+        const lengths = at
+        at += FIELDS.length
+        let inDoc = 0
+        // As `InvertedIndex.addDocument`: the same operations in the same order, so the same weights.
+        for (let f = 0; f < FIELDS.length; f++) {
+          const length = header[lengths + f] ?? 0
+          const fieldTotal = (totals[f] ?? 0) + length
+          totals[f] = fieldTotal
+          if (at === end) {
+            if (releasing) chunks[chunk] = EMPTY
+            data = chunkAt(++chunk)
+            end = ends[chunk] ?? 0
+            at = 0
+          }
+          const pairs = data[at++] ?? 0
+          if (length === 0) continue
+          const norm = K1 * (1 - B + (B * length) / Math.max(1, fieldTotal / fieldDocs))
+          const boost = BOOSTS[f] ?? 1
+          for (let p = 0; p < pairs; p++) {
+            const packed = data[at++] ?? 0
+            const id = remap === null ? packed >>> 7 : (remap[packed >>> 7] ?? 0)
+            const n = (packed & 127) === 0 ? (data[at++] ?? 0) : packed & 127
+            if (id < from || id >= to) continue
+            if (weight[id] === 0) docTerms[inDoc++] = id
+            weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
+          }
+        }
+        for (let i = 0; i < inDoc; i++) {
+          const id = docTerms[i] ?? 0
+          const slot = starts[id - from] ?? 0
+          postings[slot] = doc * 256 + weightCode(weight[id] ?? 0)
+          starts[id - from] = slot + 1
+          weight[id] = 0
         }
       }
-      for (let i = 0; i < inDoc; i++) {
-        const id = docTerms[i] ?? 0
-        const slot = starts[id] ?? 0
-        postings[slot] = doc * 256 + weightCode(weight[id] ?? 0)
-        starts[id] = slot + 1
-        weight[id] = 0
+      return postings
+    }
+    const pieces = function* (): Generator<Uint32Array<ArrayBuffer>> {
+      try {
+        for (let i = 0; i < passes; i++) yield pass(bounds[i] ?? 0, bounds[i + 1] ?? 0)
+      } finally {
+        release()
       }
     }
-    const docs = order === null ? this.#docs : Array.from(order, (d) => this.#docs[d] as SearchDocument)
-    this.#chunks.length = 0
-    this.#spilledAt.length = 0
-    this.#data = EMPTY
-    this.#dataLength = 0
-    spill?.close()
-    const fieldTotals = Array.from(totals, (t, f) => t - (totalsBefore[f] ?? 0))
-    return { terms, cjk, used, postings, docs, fieldTotals }
+    return { terms, cjk, used, postings: pieces(), docs, documents: n, fieldTotals }
   }
 
   /**

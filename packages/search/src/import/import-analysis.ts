@@ -1,10 +1,19 @@
 import type { CategoryRecord, ContentRecord, FieldValue, SearchDocument } from '@frontdesk/core'
 import { isSearchedField } from '@frontdesk/core'
 import { indexDataOf } from '../build/index-data.ts'
-import type { ListSpill } from '../build/list-spill.ts'
+import type { ByteSpill, ListSpill } from '../build/list-spill.ts'
+import { memoryByteSpill } from '../build/list-spill.ts'
 import { RangeIndexer } from '../build/range-indexer.ts'
 import { FIELDS } from '../matching/inverted-index.ts'
-import type { TenantSnapshot } from '../tenant/tenant-index.ts'
+import type { EncodedSnapshot } from '../snapshots/snapshot-codec.ts'
+import { DocBytes } from './doc-bytes.ts'
+
+/**
+ * Postings an import's indexing makes at a time (256 MB): one piece up to ~250,000 items of the
+ * bench's articles, two at 500,000, four at 1,000,000, each piece after the first reading the
+ * per-document lists again (~1 s at 1,000,000 items), instead of ~1 GB of postings at once.
+ */
+const MAX_POSTINGS = 1 << 26
 
 /**
  * The writes of an import, in order, as one flat array of plain values (see `WriteBatch`):
@@ -93,16 +102,24 @@ export class ImportAnalysis {
   /** Per live item id, the number the indexer gave it. */
   readonly #numbers = new Map<string, number>()
   readonly #spill: ListSpill | null
+  /** The analysed items' search data, as the snapshot's JSON (see `DocBytes`). */
+  readonly #docs: DocBytes
+  readonly #maxPostings: number
   #stale = false
 
   /**
    * An analysis for a tenant whose categories are these at the start of the import; `spill`:
-   * where the analysed items wait for `end` instead of the heap (see `ListSpill`), which `end` closes.
+   * where the analysed items wait for `end` instead of the heap (see `ListSpill`), which `end` closes;
+   * `docSpill`: where the items' search data wait (see `DocBytes`; default: in memory), closed
+   * once the snapshot `end` answers has been encoded (or by `end` when it answers `null`);
+   * `maxPostings`: postings made at a time (see `RangeIndexer.finishInPieces`).
    */
-  constructor(categories: readonly CategoryRecord[], spill: ListSpill | null = null) {
+  constructor(categories: readonly CategoryRecord[], spill: ListSpill | null = null, docSpill: ByteSpill = memoryByteSpill(), maxPostings = MAX_POSTINGS) {
     for (const category of categories) this.#categories.set(category.id, category)
+    this.#maxPostings = maxPostings
     this.#spill = spill
-    this.#indexer = new RangeIndexer(categories, undefined, spill)
+    this.#docs = new DocBytes(docSpill)
+    this.#indexer = new RangeIndexer(categories, undefined, spill, false)
   }
 
   /** Whether something already analysed changed since: `end` will answer `null`. */
@@ -126,9 +143,10 @@ export class ImportAnalysis {
    * The tenant's snapshot as of the end of the import (`categories` and `tags` as committed),
    * or `null` when an item's category fields or tag names changed after it was analysed.
    */
-  end(end: ImportEnd): TenantSnapshot | null {
+  end(end: ImportEnd): EncodedSnapshot | null {
     const unused = () => {
       this.#spill?.close()
+      this.#docs.discard()
       return null
     }
     if (this.#stale) return unused()
@@ -138,11 +156,15 @@ export class ImportAnalysis {
     // As the build reads them: by id, in SQLite's order (BINARY: code point order).
     const ids = inCodePointOrder([...this.#numbers.keys()])
     const order = Int32Array.from(ids, (id) => this.#numbers.get(id) ?? 0)
+    // Hint: neither is needed any more, and the postings made next are the peak of a large import.
+    ids.length = 0
+    this.#numbers.clear()
     const zeros = new Array<number>(FIELDS.length).fill(0)
     // Hint: items written once each, in id order (new ids are made in order): the terms are already numbered as the build numbers them.
-    const range = order.length === this.#indexer.size && order.every((n, k) => n === k) ? this.#indexer.finish(0, zeros) : this.#indexer.finishInOrder(order, 0, zeros)
-    const { data, postings, docs } = indexDataOf(range)
-    return { categories: end.categories, docs, index: data, postings: [postings] }
+    const inOrder = order.length === this.#indexer.size && order.every((n, k) => n === k)
+    const range = this.#indexer.finishInPieces(inOrder ? null : order, 0, zeros, this.#maxPostings)
+    const { data, postings } = indexDataOf(range)
+    return { categories: end.categories, docs: this.#docs.encoded(inOrder ? null : order), index: data, postings }
   }
 
   #category(category: CategoryRecord): void {
@@ -184,8 +206,9 @@ export class ImportAnalysis {
     // Hint: field values keyed in field id order, as the build reads them (`ORDER BY field_id`).
     const fields: Record<string, FieldValue> = {}
     for (const field of inCodePointOrder(Object.keys(values))) fields[field] = values[field] as FieldValue
-    this.#numbers.set(id, this.#indexer.size)
-    this.#indexer.add({ doc: { id, category_id: categoryId, status, published_at: publishedAt, tags, fields }, title, summary, body })
+    const doc: SearchDocument = { id, category_id: categoryId, status, published_at: publishedAt, tags, fields }
+    this.#numbers.set(id, this.#docs.add(doc))
+    this.#indexer.add({ doc, title, summary, body })
     return at
   }
 }

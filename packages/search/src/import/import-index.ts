@@ -1,9 +1,9 @@
 import type { CategoryRecord, ContentReader, ContentRecord, FeedPosition, SnapshotStore, StagedSnapshotFile, TransactionObserver } from '@frontdesk/core'
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
-import type { ListSpill } from '../build/list-spill.ts'
-import { fileSpill } from '../build/list-spill.ts'
-import { encodeSnapshot } from '../snapshots/snapshot-codec.ts'
+import type { ByteSpill, ListSpill } from '../build/list-spill.ts'
+import { fileByteSpill, fileSpill, memoryByteSpill } from '../build/list-spill.ts'
+import { encodeSnapshot, snapshotPieces } from '../snapshots/snapshot-codec.ts'
 import type { Writes } from './import-analysis.ts'
 import { ImportAnalysis, WriteBatch } from './import-analysis.ts'
 
@@ -247,16 +247,18 @@ function runWorker(): void {
   }
   port.on('message', (message: ToWorker) => {
     try {
-      if (message.kind === 'begin') analysis = new ImportAnalysis(message.categories, spillOrNull())
+      if (message.kind === 'begin') analysis = new ImportAnalysis(message.categories, spillOrNull(), byteSpill())
       else if (message.kind === 'writes') analysis?.take(message.writes)
       else {
         const tenant = analysis?.end({ categories: message.categories, tags: new Map(message.tags) }) ?? null
         analysis = null
         if (tenant === null) return answer({ kind: 'built', chunks: null })
-        // Hint: the items' objects are let go as their bytes are made (the peak of a large first import).
-        const chunks = encodeSnapshot(message.position, tenant, true)
-        if (message.file !== null) answer({ kind: 'written', written: writeFile(message.file, chunks) })
-        else answer({ kind: 'built', chunks }, ownBuffers(chunks))
+        // Hint: to a file, the items' bytes are read back and the postings made a piece at a time as they are written, never whole in memory.
+        if (message.file !== null) answer({ kind: 'written', written: writeFile(message.file, snapshotPieces(message.position, tenant)) })
+        else {
+          const chunks = encodeSnapshot(message.position, tenant)
+          answer({ kind: 'built', chunks }, ownBuffers(chunks))
+        }
       }
     } catch (error) {
       answer({ kind: 'failed', message: error instanceof Error ? error.message : String(error) })
@@ -273,17 +275,38 @@ function spillOrNull(): ListSpill | null {
   }
 }
 
-/** Writes the chunks to a new file readable by its owner only; `false` when it could not (the file is then left to `discard`). */
-function writeFile(path: string, chunks: readonly Uint8Array[]): boolean {
-  let fd: number | null = null
+/** Where the analysed items' search data wait (see `DocBytes`): an unnamed temporary file, else memory. */
+function byteSpill(): ByteSpill {
+  try {
+    return fileByteSpill()
+  } catch {
+    return memoryByteSpill()
+  }
+}
+
+/**
+ * Writes the chunks to a new file readable by its owner only; `false` when the file could not
+ * be written (it is then left to `discard`). A chunk that cannot be made (`chunks` throws) is
+ * thrown: the index was not built.
+ */
+function writeFile(path: string, chunks: Iterable<Uint8Array>): boolean {
+  let fd: number
   try {
     fd = openSync(path, 'w', 0o600)
-    for (const chunk of chunks) for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset)
-    return true
   } catch {
     return false
+  }
+  try {
+    for (const chunk of chunks) {
+      try {
+        for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset)
+      } catch {
+        return false
+      }
+    }
+    return true
   } finally {
-    if (fd !== null) closeSync(fd)
+    closeSync(fd)
   }
 }
 

@@ -38,17 +38,44 @@ const MAGIC = 'FDSL'
 const DOCS_PER_PIECE = 4096
 
 /**
+ * A tenant's items already as the JSON of a snapshot's header, read as it is written (an
+ * import's, see `DocBytes`): `JSON.stringify` of each item, joined by commas, in pieces.
+ */
+export interface EncodedDocs {
+  /** Items. */
+  readonly count: number
+  /** Bytes of all the pieces. */
+  readonly byteLength: number
+  /** The pieces, in order; read once. */
+  pieces(): Iterable<Uint8Array>
+}
+
+/**
+ * A snapshot's index with its items as `EncodedDocs` and its postings made as they are read
+ * (what an import's indexing hands over, see `RangeIndexer.finishInPieces`).
+ */
+export type EncodedSnapshot = Omit<TenantSnapshot, 'docs' | 'postings'> & { docs: EncodedDocs; postings: Iterable<Uint32Array> }
+
+/**
  * A tenant's index as the bytes of a snapshot, in pieces to be written one after the other
  * (the postings as views of the index's own buffers, not copied into one more). `consume`:
  * the caller is done with `tenant.docs`, which are let go as they are encoded (emptied slots)
  * instead of being held beside their bytes.
  */
-export function encodeSnapshot(position: FeedPosition, tenant: TenantSnapshot, consume = false): Uint8Array[] {
+export function encodeSnapshot(position: FeedPosition, tenant: TenantSnapshot | EncodedSnapshot, consume = false): Uint8Array[] {
+  return [...snapshotPieces(position, tenant, consume)]
+}
+
+/**
+ * `encodeSnapshot`'s pieces, made as they are asked for: with `EncodedDocs`, the items are
+ * read while the pieces before them are written, never held whole.
+ */
+export function* snapshotPieces(position: FeedPosition, tenant: TenantSnapshot | EncodedSnapshot, consume = false): Generator<Uint8Array> {
   const { postings, ...rest } = tenant
-  const lead = new TextEncoder().encode(JSON.stringify({ format: INDEX_FORMAT, analyzer: ANALYZER_VERSION, endianness: endianness(), position, items: tenant.docs.length }))
+  const lead = new TextEncoder().encode(JSON.stringify({ format: INDEX_FORMAT, analyzer: ANALYZER_VERSION, endianness: endianness(), position, items: tenant.docs instanceof Array ? tenant.docs.length : tenant.docs.count }))
   if (8 + lead.length > SNAPSHOT_LEAD_BYTES) throw new Error(`A snapshot's lead must fit in ${SNAPSHOT_LEAD_BYTES} bytes (feed position ${position})`)
   const header = encodeHeader(rest, consume)
-  const headerLength = header.reduce((sum, piece) => sum + piece.length, 0)
+  const headerLength = header.reduce((sum, piece) => sum + (piece instanceof Uint8Array ? piece.length : piece.byteLength), 0)
   const headerAt = 8 + lead.length + 4
   const start = new Uint8Array(headerAt)
   for (let i = 0; i < MAGIC.length; i++) start[i] = MAGIC.charCodeAt(i)
@@ -58,18 +85,23 @@ export function encodeSnapshot(position: FeedPosition, tenant: TenantSnapshot, c
   view.setUint32(8 + lead.length, headerLength, true)
   const padding = new Uint8Array((4 - ((headerAt + headerLength) % 4)) % 4)
   // Hint: no empty pieces (a term whose items were all removed): a run of 1,024 of them made one writev write nothing and end the write early.
-  const pieces = [start, ...header, padding, ...postings.map((piece) => new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength))]
-  return pieces.filter((piece) => piece.length > 0)
+  for (const piece of [start, ...header, padding]) {
+    if (piece instanceof Uint8Array) {
+      if (piece.length > 0) yield piece
+    } else for (const read of piece.pieces()) if (read.length > 0) yield read
+  }
+  for (const piece of postings) if (piece.length > 0) yield new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength)
 }
 
 /**
  * `JSON.stringify(rest)` as UTF-8, the items encoded `DOCS_PER_PIECE` at a time: the items are
  * most of a header (~320 bytes each), and one string of them all, then its bytes, held the
- * header twice over at the peak of a large import (~70 MB each at 200,000 items).
+ * header twice over at the peak of a large import (~70 MB each at 200,000 items). Items given
+ * as `EncodedDocs` are left to be read when written.
  */
-function encodeHeader(rest: Omit<TenantSnapshot, 'postings'>, consume: boolean): Uint8Array[] {
+function encodeHeader(rest: Omit<TenantSnapshot | EncodedSnapshot, 'postings'>, consume: boolean): (Uint8Array | EncodedDocs)[] {
   const encoder = new TextEncoder()
-  const pieces: Uint8Array[] = []
+  const pieces: (Uint8Array | EncodedDocs)[] = []
   let text = '{'
   // Hint: `JSON.stringify` of an object is its own keys in this order as `"key":value`, values `undefined` left out.
   for (const [key, value] of Object.entries(rest)) {
@@ -79,12 +111,17 @@ function encodeHeader(rest: Omit<TenantSnapshot, 'postings'>, consume: boolean):
       text += JSON.stringify(value)
       continue
     }
-    const docs = value as (SearchDocument | undefined)[]
     text += '['
-    for (let from = 0; from < docs.length; from += DOCS_PER_PIECE) {
-      pieces.push(encoder.encode(text))
-      text = (from === 0 ? '' : ',') + JSON.stringify(docs.slice(from, from + DOCS_PER_PIECE)).slice(1, -1)
-      if (consume) docs.fill(undefined, from, from + DOCS_PER_PIECE)
+    if (!(value instanceof Array)) {
+      pieces.push(encoder.encode(text), value as EncodedDocs)
+      text = ''
+    } else {
+      const docs = value as (SearchDocument | undefined)[]
+      for (let from = 0; from < docs.length; from += DOCS_PER_PIECE) {
+        pieces.push(encoder.encode(text))
+        text = (from === 0 ? '' : ',') + JSON.stringify(docs.slice(from, from + DOCS_PER_PIECE)).slice(1, -1)
+        if (consume) docs.fill(undefined, from, from + DOCS_PER_PIECE)
+      }
     }
     text += ']'
   }
