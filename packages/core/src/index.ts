@@ -65,6 +65,7 @@ export * from './import/parse-import-record.ts'
 export type * from './port/search.ts'
 export {
   ANALYZER_VERSION,
+  foldKanaCode,
   forEachCjkRunTerm,
   forEachIndexTerm,
   indexTerms,

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { finds } from './finds.test-util.ts'
-import { indexTerms, joinedForm, normalizeTerm, tokenize } from './analyzer.ts'
+import { cjkRunTokens, indexTerms, joinedForm, normalizeTerm, tokenize } from './analyzer.ts'
 import { MATCH_WEIGHTS, parseQuery, parseQueryTerms, stemMatches, stemOf, withinOneEdit, wordMatches, wordMatchWeight } from './query-terms.ts'
 
 test('Latin text becomes lower-cased words, punctuation dropped', () => {
@@ -284,6 +284,16 @@ test('-word is excluded; a lone -, a - inside a word and a lone quote are plain 
   }
   assert.equal(words(parseQuery('"unbalanced quote').terms), ['unbalanced', 'quote'])
   assert.equal(words(parseQuery('--x').excluded), [], 'only a single - right before the word excludes it')
+})
+
+test('a CJK run of plain characters gives the terms and offsets of the general path, long-vowel marks and separators included', () => {
+  const run = fc.array(fc.constantFrom('ア', 'カ', 'ー', 'ー', 'あ', 'か', '東', '京', '々', '・', '=', ' ', '゠', 'ヴ', 'ゔ', '한'), { minLength: 1, maxLength: 14 }).map((chars) => chars.join(''))
+  fc.assert(
+    fc.property(run, (r) => {
+      assert.equal(cjkRunTokens(r, false), cjkRunTokens(r, true), JSON.stringify(r))
+    }),
+    { numRuns: 3000 },
+  )
 })
 
 test.run()

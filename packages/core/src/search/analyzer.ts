@@ -232,10 +232,18 @@ export function isTermBreakAt(text: string, at: number): boolean {
   if (isWordJoiner(code)) return !joinsCompound(text, at, at + 1)
   if (code !== 0x20 && code !== 0x3d) return true
   let before = at - 1
-  while (before >= 0 && KATAKANA_JOINER.test(text.charAt(before))) before--
+  while (before >= 0 && isKatakanaJoiner(text.charCodeAt(before))) before--
   let after = at + 1
-  while (after < text.length && KATAKANA_JOINER.test(text.charAt(after))) after++
-  return !(before >= 0 && after < text.length && KATAKANA_BEFORE.test(text.slice(Math.max(0, before - 1), before + 1)) && KATAKANA_AT.test(text.charAt(after)))
+  while (after < text.length && isKatakanaJoiner(text.charCodeAt(after))) after++
+  if (before < 0 || after >= text.length) return true
+  // Hint: katakana (and `ー`) are at or above U+30A0 (or surrogates), combining marks at or above U+0300: most spaces stand between other letters.
+  if (text.charCodeAt(before) < 0x300 || text.charCodeAt(after) < 0x30a0) return true
+  return !(KATAKANA_BEFORE.test(text.slice(Math.max(0, before - 1), before + 1)) && KATAKANA_AT.test(text.charAt(after)))
+}
+
+/** Whether one of `KATAKANA_JOINERS`. */
+function isKatakanaJoiner(code: number): boolean {
+  return code === 0x30fb || code === 0x3d || code === 0x30a0 || code === 0x20
 }
 
 const KATAKANA_AT = /^\p{Script=Katakana}/u
@@ -290,12 +298,6 @@ function scan(text: string, sink: Sink, pairSink: PairSink | undefined, to: numb
   let compoundEnd = -1
   // Whether it holds a joiner (most words are compounds of one word without any: nothing to join).
   let joiner = false
-  const flush = (): void => {
-    if (compoundStart < 0) return
-    const joined = joiner ? joinedForm(text.slice(compoundStart, compoundEnd)) : null
-    if (joined !== null) sink(joined, compoundStart, compoundEnd, false, compoundEnd)
-    compoundStart = -1
-  }
   // Hint: `exec` with numbered groups; `matchAll` and `groups` allocate per match (indexing runs this over every item).
   // Hint: no search past `to` once a term reaches it (it would find, and drop, the next stretch's first term).
   for (let match = pieces.exec(text); match !== null && match.index < to; match = pieces.lastIndex < to ? pieces.exec(text) : null) {
@@ -305,7 +307,7 @@ function scan(text: string, sink: Sink, pairSink: PairSink | undefined, to: numb
       if (!(isAsciiAlphanumeric(word.charCodeAt(0)) || HAS_LETTER_OR_DIGIT.test(word))) continue
       if (compoundStart >= 0 && joinsCompound(text, compoundEnd, start)) joiner = true
       else {
-        flush()
+        if (joiner) emitJoined(text, compoundStart, compoundEnd, sink)
         compoundStart = start
         joiner = false
       }
@@ -316,7 +318,9 @@ function scan(text: string, sink: Sink, pairSink: PairSink | undefined, to: numb
       if (parts !== null) for (const [from, to] of parts) sink(word.slice(from, to), start + from, start + to, false, start + to)
       continue
     }
-    flush()
+    if (joiner) emitJoined(text, compoundStart, compoundEnd, sink)
+    compoundStart = -1
+    joiner = false
     if (cjk !== undefined) emitCjkRun(cjk, start, sink, pairSink)
     else if (complex !== undefined) {
       for (const segment of wordSegmenter.segment(complex)) {
@@ -326,7 +330,13 @@ function scan(text: string, sink: Sink, pairSink: PairSink | undefined, to: numb
       }
     }
   }
-  flush()
+  if (joiner) emitJoined(text, compoundStart, compoundEnd, sink)
+}
+
+/** The joined form of the compound `[start, end)` of `text` (see `joinedForm`), when it has one, fed to `sink` after its words. */
+function emitJoined(text: string, start: number, end: number, sink: Sink): void {
+  const joined = joinedForm(text.slice(start, end))
+  if (joined !== null) sink(joined, start, end, false, end)
 }
 
 const INNER_JOINER = /[._]/
@@ -398,10 +408,10 @@ export function forEachCjkRunTerm(run: string, sink: (term: string, cjk: boolean
  * separators (`ソフトウェア・エンジニア`): the offset of the katakana after them, else -1.
  */
 export function katakanaRunGoesOn(text: string, at: number): number {
-  if (at === 0 || !KATAKANA_JOINER.test(text.charAt(at))) return -1
+  if (at === 0 || !isKatakanaJoiner(text.charCodeAt(at))) return -1
   if (!KATAKANA_BEFORE.test(text.slice(Math.max(0, at - 2), at))) return -1
   let after = at + 1
-  while (after < text.length && KATAKANA_JOINER.test(text.charAt(after))) after++
+  while (after < text.length && isKatakanaJoiner(text.charCodeAt(after))) after++
   return after < text.length && KATAKANA_AT.test(text.charAt(after)) ? after : -1
 }
 
@@ -420,7 +430,6 @@ export function foldKanaCode(code: number): number {
 const LONG_VOWEL = 0x30fc
 // What `emitCjkRun` handles apart from plain characters: a long-vowel mark, or a katakana separator.
 const SPECIAL_IN_RUN = new RegExp(`[\u30fc${KATAKANA_JOINERS}]`)
-const KATAKANA_JOINER = new RegExp(`^[${KATAKANA_JOINERS}]$`)
 
 /** 1 for katakana, 2 for hiragana, 0 for anything else (the long-vowel mark included). */
 function kanaScript(code: number): number {
@@ -434,13 +443,32 @@ function kanaScript(code: number): number {
  * variation selectors). Katakana separators inside the run are skipped, a long-vowel mark that
  * ends a kana word is dropped (see `endsKanaWord`), hiragana is folded to katakana.
  */
-function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink): void {
-  if (!MAY_HOLD_MARKS.test(run) && !SPECIAL_IN_RUN.test(run)) {
+function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink, general = false): void {
+  const plain = !general && !MAY_HOLD_MARKS.test(run)
+  if (plain && !SPECIAL_IN_RUN.test(run)) {
     // Every code unit is a character of its own (the usual case): no bounds to work out.
     const n = run.length
     if (pairSink !== undefined) for (let k = 0; k + 1 < n; k++) pairSink(foldKanaCode(run.charCodeAt(k)), foldKanaCode(run.charCodeAt(k + 1)))
     else for (let k = 0; k + 1 < n; k++) sink(String.fromCharCode(foldKanaCode(run.charCodeAt(k)), foldKanaCode(run.charCodeAt(k + 1))), base + k, base + k + 2, true, base + k + 1)
     sink(String.fromCharCode(foldKanaCode(run.charCodeAt(n - 1))), base + n - 1, base + n, true, base + n)
+    return
+  }
+  if (plain) {
+    // Every code unit is a character of its own, some of them dropped (separators, a word's last long-vowel mark): the characters kept, in one pass.
+    let previous = -1
+    let previousAt = -1
+    for (let i = 0; i < run.length; i++) {
+      const code = run.charCodeAt(i)
+      if (isKatakanaJoiner(code) || (code === LONG_VOWEL && endsKanaWord(run, i))) continue
+      const folded = foldKanaCode(code)
+      if (previous < 0) {
+        // The run's first character kept.
+      } else if (pairSink !== undefined) pairSink(previous, folded)
+      else sink(String.fromCharCode(previous, folded), base + previousAt, base + i + 1, true, base + previousAt + 1)
+      previous = folded
+      previousAt = i
+    }
+    if (previous >= 0) sink(String.fromCharCode(previous), base + previousAt, base + previousAt + 1, true, base + previousAt + 1)
     return
   }
   // Start and end offsets (within `run`) of the characters kept.
@@ -453,7 +481,7 @@ function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink):
     const length = code > 0xffff ? 2 : 1
     if (starts.length > 0 && mayBeMark(code) && MARK.test(run.slice(i, i + length))) {
       if (kept) ends[ends.length - 1] = i + length
-    } else if (!KATAKANA_JOINER.test(run.charAt(i)) && !(code === LONG_VOWEL && endsKanaWord(run, i))) {
+    } else if (!isKatakanaJoiner(code) && !(code === LONG_VOWEL && endsKanaWord(run, i))) {
       starts.push(i)
       ends.push(i + length)
       kept = true
@@ -469,6 +497,18 @@ function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink):
   }
   const last = starts.length - 1
   sink(char(last), base + (starts[last] ?? 0), base + (ends[last] ?? 0), true, base + (ends[last] ?? 0))
+}
+
+/**
+ * The tokens of one normalised CJK run as `emitCjkRun` gives them, and its pairs (for a test
+ * of its faster paths against the general one, with `general`).
+ */
+export function cjkRunTokens(run: string, general: boolean): { tokens: Token[]; pairs: number[][] } {
+  const tokens: Token[] = []
+  const pairs: number[][] = []
+  emitCjkRun(run, 0, (term, start, end, cjk, headEnd) => void tokens.push({ term, start, end, cjk, headEnd }), (first, second) => void pairs.push([first, second]), general)
+  emitCjkRun(run, 0, (term, start, end, cjk, headEnd) => void tokens.push({ term, start, end, cjk, headEnd }), undefined, general)
+  return { tokens, pairs }
 }
 
 /**

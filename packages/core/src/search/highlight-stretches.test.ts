@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { isTermBreakAt, normalizeTerm, tokenize, tokenizeStretch } from './analyzer.ts'
+import { foldKanaCode, isTermBreakAt, normalizeTerm, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { Token } from './analyzer.ts'
-import { FragmentSource, fragmentsIn, highlightFragments, matchSpans } from './highlight.ts'
+import { FragmentSource, fragmentsIn, highlightFragments, highlightText, highlightWork, MatchText, matchSpans } from './highlight.ts'
 import type { Span } from './highlight.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { parseQueryTerms, wordMatches } from './query-terms.ts'
@@ -99,6 +99,70 @@ test('fragments of prepared texts are those of the texts, searched again and aga
     const terms = parseQueryTerms(q)
     assert.equal(fragmentsIn(source, terms), highlightFragments(source.texts, terms))
   }
+})
+
+// Text and queries of few characters, repeated: the runs of one repeated character or bigram that
+// make searching for a substring or a sequence of grams costly, and more than a few grams per query.
+// (No long-vowel mark or separator inside the text's runs: a bigram spanning one is not highlighted
+// when it is no substring of the text, a known gap of the needles, not of these scans.)
+const REPEATED = ['ア', 'あ', 'イ', 'い', 'ウ', '東', '京', '。', 'a', 'ab', 'アー。', 'a ']
+// A unit of one to three pieces, repeated: long needles that overlap themselves, as in `アーアー…`.
+const repeats = <T>(piece: fc.Arbitrary<T>, most: number) =>
+  fc.tuple(fc.array(piece, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: most })).map(([unit, times]) => Array.from({ length: times }, () => unit).flat())
+const repeatedText = fc.array(repeats(fc.constantFrom(...REPEATED), 20), { maxLength: 4 }).map((parts) => parts.flat().join(''))
+const repeatedQuery = fc
+  .array(fc.oneof(repeats(fc.constantFrom('ア', 'ー', 'あ', 'イ', '東', '京', 'a'), 12), fc.array(fc.constantFrom('ア', 'ー', 'あ', 'イ', 'ウ', 'エ', 'オ', 'カ', 'キ', '東', '京', '都', 'a', 'b'), { minLength: 1, maxLength: 24 })), { minLength: 1, maxLength: 2 })
+  .map((runs) => runs.map((run) => run.join('')).join(' '))
+
+test('spans of repeated characters and long queries are the spans of the whole text', () => {
+  fc.assert(
+    fc.property(repeatedText, repeatedQuery, (t, q) => {
+      const terms = parseQueryTerms(q)
+      assert.equal(matchSpans(t, terms), referenceSpans(t, terms), `${JSON.stringify(t)} / ${q}`)
+    }),
+    { numRuns: 3000 },
+  )
+})
+
+test('overlapping matches of a query with long-vowel marks, matched over the tokens, are the spans of the whole text', () => {
+  for (const text of ['アーアーアーアーア', 'アーアーアーアーアー', 'あーあーあーあー・アーアー', 'ーアーアーアーア東']) {
+    for (const query of ['アーアーア', 'ーアーア', 'アーアーアーア', 'あーあー']) {
+      const terms = parseQueryTerms(query)
+      assert.equal(matchSpans(text, terms), referenceSpans(text, terms), `${text} / ${query}`)
+    }
+  }
+})
+
+test('highlighting costs steps linear in the text and the query, on the texts and queries that make it costliest', () => {
+  const kanji = Array.from({ length: 500 }, (_, i) => String.fromCharCode(0x4e00 + i * 7)).join('')
+  const words = Array.from({ length: 100 }, (_, i) => `run${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`).join(' ')
+  const texts = ['アー'.repeat(2500), 'ア'.repeat(5000), 'あー'.repeat(2500), kanji.repeat(10), 'running '.repeat(625), 'a'.repeat(5000)]
+  const queries = ['アー'.repeat(250), 'ア'.repeat(500), `${'ア'.repeat(499)}イ`, `${'あー'.repeat(249)}い`, kanji, words, 'a'.repeat(500)]
+  for (const text of texts) {
+    for (const query of queries) {
+      const terms = parseQueryTerms(query)
+      const before = highlightWork()
+      highlightText(text, terms)
+      highlightFragments([text], terms)
+      const steps = highlightWork() - before
+      // Linear in the text and the query for a CJK run (the n × m scans did 400,000 to 2,500,000 steps here), and for each query word a few passes over the text.
+      const words = terms.filter((term) => term.kind === 'word').length
+      assert.ok(steps <= 20 * (text.length + query.length) + 8 * words * text.length, `${text.slice(0, 4)}… / ${query.slice(0, 4)}…: ${steps} steps`)
+    }
+  }
+})
+
+test('a prepared text tells katakana separated as the expression does, and folds its kana a code unit at a time', () => {
+  const SEPARATED = /[\p{Script=Katakana}\u30fc]\p{M}*[\u30fb=\u30a0 ]+\p{Script=Katakana}/u
+  const char = fc.constantFrom('ア', 'ー', 'ｱ', '\u{1b000}', 'あ', 'ぷ', '東', 'a', ' ', '・', '=', '゠', '\u0301', '\u3099', '\u{e0100}', '\ud800', '\udc00', '。')
+  fc.assert(
+    fc.property(fc.array(char, { maxLength: 12 }).map((chars) => chars.join('')), (t) => {
+      const source = new MatchText(t)
+      assert.is(source.separated(t), SEPARATED.test(t), JSON.stringify(t))
+      assert.is(source.folded(t), [...t].map((c) => (c.length === 1 ? String.fromCharCode(foldKanaCode(c.charCodeAt(0))) : c)).join(''), JSON.stringify(t))
+    }),
+    { numRuns: 3000 },
+  )
 })
 
 /** `stripHtml` as it was: every step run on every text. */

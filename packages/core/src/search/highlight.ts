@@ -1,7 +1,7 @@
 import type { Token } from './analyzer.ts'
 import { foldKanaCode, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
-import { stemRoot, wordMatches } from './query-terms.ts'
+import { stemOf, stemRoot, wordMatches } from './query-terms.ts'
 
 /** A matched stretch of text: UTF-16 offsets, `end` exclusive. */
 export interface Span {
@@ -30,6 +30,14 @@ export function escapeHtml(text: string): string {
 
 const SPECIAL = /[&<>"']/
 
+// Steps of the scans that may grow with both the text's and the query's length (comparisons of tokens and characters, roughly).
+let work = 0
+
+/** The steps counted so far (see `work`): a test holds highlighting to a bound linear in its input. */
+export function highlightWork(): number {
+  return work
+}
+
 /**
  * A text to find matches in, with what every search of it needs computed once (on first use):
  * its normalised form, when offsets carry over from it (else `null`: it is tokenized anew per
@@ -39,6 +47,8 @@ export class MatchText {
   readonly text: string
   #normalized: string | null | undefined
   #joined: string | null | undefined
+  #folded: string | undefined
+  #separated: boolean | undefined
 
   constructor(text: string) {
     this.text = text
@@ -61,6 +71,35 @@ export class MatchText {
     return this.#joined
   }
 
+  /** `normalized` (not `null`) with its hiragana folded to katakana (`foldKanaCode`), where CJK query grams (folded too) are looked for. */
+  folded(normalized: string): string {
+    this.#folded ??= foldKana(normalized)
+    return this.#folded
+  }
+
+  /** Whether `normalized` (not `null`) holds katakana separated by `・`, `=`, `゠` or spaces (a run the analyzer joins). */
+  separated(normalized: string): boolean {
+    this.#separated ??= katakanaSeparated(normalized)
+    return this.#separated
+  }
+}
+
+const HIRAGANA_FOLDED = /[\u3041-\u3096\u309d\u309e]/
+
+/** Text with its hiragana folded to katakana, a code unit at a time (offsets carry over): itself when it has none. */
+function foldKana(text: string): string {
+  if (!HIRAGANA_FOLDED.test(text)) return text
+  let out = ''
+  let copied = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    const folded = foldKanaCode(code)
+    if (folded !== code) {
+      out += text.slice(copied, i) + String.fromCharCode(folded)
+      copied = i + 1
+    }
+  }
+  return out + text.slice(copied)
 }
 
 /**
@@ -82,34 +121,69 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
   if (normalized === null) tokens = tokenize(text)
   else {
     // A word may match the joined form of a compound (`covid19` in `COVID-19`): looked for in the text without its joiners.
-    const joined = source.joined
-    const joinedOnly = joined === null ? [] : terms.filter((term) => term.kind === 'word' && joined.includes(term.term) && !mayOccur(normalized, term))
+    let words = false
+    let cjk = false
+    // Whether a CJK term's needles hold katakana (see `Needles`).
+    let kana = false
+    for (const term of terms) {
+      if (term.kind === 'word') words = true
+      else {
+        cjk = true
+        kana ||= needlesOf(term).kana
+      }
+    }
+    const joined = words ? source.joined : null
+    // CJK needles are looked for in the text with its kana folded (as the query's are), words in the text itself.
+    const folded = kana ? source.folded(normalized) : normalized
+    const joinedOnly = joined === null ? [] : terms.filter((term) => term.kind === 'word' && joined.includes(term.term) && !occursIn(normalized, folded, term))
     // Most texts of a hit hold none of the terms (a word found in the title only): skip them.
     // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
-    if (joinedOnly.length === 0 && !terms.some((term) => mayOccur(normalized, term))) return []
+    if (joinedOnly.length === 0 && !terms.some((term) => occursIn(normalized, folded, term))) return []
     // CJK terms of plain characters are found as substrings; only the others need the text's tokens.
     const tokenized: QueryTerm[] = []
     // Hint: a run joined across katakana separators has bigrams that are no substrings of the text.
-    const separated = terms.some((term) => term.kind === 'cjk') && KATAKANA_SEPARATED.test(normalized)
+    const separated = cjk && source.separated(normalized)
     for (const term of terms) {
-      if (term.kind === 'cjk' && !separated && isPlainRun(term)) spans.push(...cjkSpansIn(normalized, term))
+      if (term.kind === 'cjk' && !separated && isPlainRun(term)) for (const span of cjkSpansIn(folded, term)) spans.push(span)
       else tokenized.push(term)
     }
     if (tokenized.length === 0) return mergeSpans(withLongVowels(text, spans))
     terms = tokenized
-    tokens = tokensAround(normalized, terms, joinedOnly.map((term) => (term.kind === 'word' ? String.fromCodePoint(term.term.codePointAt(0) ?? 0) : '')))
+    tokens = tokensAround(normalized, folded, terms, joinedOnly.map((term) => (term.kind === 'word' ? String.fromCodePoint(term.term.codePointAt(0) ?? 0) : '')))
   }
-  for (const term of terms) {
-    if (term.kind === 'word') {
-      for (const token of tokens) if (!token.cjk && wordMatches(term, token.term)) spans.push({ start: token.start, end: token.end })
-    } else spans.push(...cjkSpans(tokens, term))
+  const words = terms.filter((term) => term.kind === 'word')
+  const [word] = words
+  if (words.length === 1 && word !== undefined) {
+    for (const token of tokens) if (!token.cjk && wordMatches(word, token.term)) spans.push({ start: token.start, end: token.end })
+    work += tokens.length
+  } else if (words.length > 1) {
+    // Hint: each distinct word of the text tried once against the query's words, and stemmed once (a text repeats its words; a query may hold a hundred).
+    const stems = new Map<string, string | null>()
+    const stemOfToken = (text: string): string | null => {
+      let stem = stems.get(text)
+      if (stem === undefined) {
+        stem = stemOf(text)
+        stems.set(text, stem)
+      }
+      return stem
+    }
+    const matched = new Map<string, boolean>()
+    for (const token of tokens) {
+      if (token.cjk) continue
+      let matches = matched.get(token.term)
+      if (matches === undefined) {
+        matches = words.some((term) => wordMatches(term, token.term, stemOfToken))
+        matched.set(token.term, matches)
+        work += words.length
+      }
+      if (matches) spans.push({ start: token.start, end: token.end })
+    }
   }
+  for (const term of terms) if (term.kind === 'cjk') for (const span of cjkSpans(tokens, term)) spans.push(span)
   return mergeSpans(withLongVowels(text, spans))
 }
 
 const JOINERS = /[-./_]/g
-// The katakana hiragana folds to (`foldKanaCode`).
-const KATAKANA_FOLDED = /[\u30a1-\u30f6\u30fd\u30fe]/
 
 /** Whether normalised text holds a compound (`joinsCompound`: a joiner between a letter or digit and another), found by `indexOf` (most text has periods, few compounds). */
 function hasCompound(text: string): boolean {
@@ -121,11 +195,25 @@ function hasCompound(text: string): boolean {
 
 /** Spans ending on kana followed by long-vowel marks take the marks in (the analyzer may drop one there: `プライバシ` marks `プライバシー`). */
 function withLongVowels(text: string, spans: Span[]): Span[] {
+  // Hint: where the marks after an end stop, found once per end (many spans may end at one place: each would walk the same marks).
+  let extended: Map<number, number> | null = null
   for (const span of spans) {
-    if (span.end <= span.start || !KANA.test(text.charAt(span.end - 1))) continue
-    while (text.charCodeAt(span.end) === 0x30fc || text.charCodeAt(span.end) === 0xff70) span.end++
+    if (span.end <= span.start || !isLongVowel(text.charCodeAt(span.end)) || !KANA.test(text.charAt(span.end - 1))) continue
+    extended ??= new Map()
+    let end = extended.get(span.end)
+    if (end === undefined) {
+      for (end = span.end; isLongVowel(text.charCodeAt(end)); end++);
+      work += end - span.end
+      extended.set(span.end, end)
+    }
+    span.end = end
   }
   return spans
+}
+
+/** `ー`, or its half-width form. */
+function isLongVowel(code: number): boolean {
+  return code === 0x30fc || code === 0xff70
 }
 
 const KANA = /^[\p{Script=Hiragana}\p{Script=Katakana}]$/u
@@ -141,33 +229,80 @@ function isPlainRun(term: Extract<QueryTerm, { kind: 'cjk' }>): boolean {
 }
 
 const SURROGATE = /[\ud800-\udfff]/
-const KATAKANA_SEPARATED = /[\p{Script=Katakana}\u30fc]\p{M}*[\u30fb=\u30a0 ]+\p{Script=Katakana}/u
+const SEPARATORS = /[\u30fb=\u30a0 ]+/g
+const KATAKANA_OR_LONG_VOWEL = /^[\p{Script=Katakana}\u30fc]$/u
+const KATAKANA_CHAR = /^\p{Script=Katakana}$/u
+const MARK_CHAR = /^\p{M}$/u
+
+/**
+ * Whether text holds katakana (or `ー`), its combining marks, separators (`・`, `=`, `゠`,
+ * spaces) and katakana, in this order (as /[\p{Script=Katakana}\u30fc]\p{M}*[・=゠ ]+\p{Script=Katakana}/u
+ * finds them, far faster: from each run of separators, most of them spaces between other letters).
+ */
+function katakanaSeparated(text: string): boolean {
+  SEPARATORS.lastIndex = 0
+  for (let run = SEPARATORS.exec(text); run !== null; run = SEPARATORS.exec(text)) {
+    const after = run.index + run[0].length
+    // Hint: katakana are at or above U+30A0 (or surrogates), combining marks at or above U+0300.
+    if (after >= text.length || text.charCodeAt(after) < 0x30a0 || run.index === 0 || text.charCodeAt(run.index - 1) < 0x300) continue
+    if (!KATAKANA_CHAR.test(String.fromCodePoint(text.codePointAt(after) ?? 0))) continue
+    let before = codePointBefore(text, run.index)
+    while (before !== null && MARK_CHAR.test(before.char)) before = codePointBefore(text, before.at)
+    if (before !== null && KATAKANA_OR_LONG_VOWEL.test(before.char)) return true
+  }
+  return false
+}
+
+/** The character (code point) ending at `end`, and where it starts; `null` at the text's start. */
+function codePointBefore(text: string, end: number): { char: string; at: number } | null {
+  if (end <= 0) return null
+  const low = text.charCodeAt(end - 1)
+  const at = low >= 0xdc00 && low <= 0xdfff && end >= 2 && text.charCodeAt(end - 2) >= 0xd800 && text.charCodeAt(end - 2) <= 0xdbff ? end - 2 : end - 1
+  return { char: text.slice(at, end), at }
+}
+
+// The katakana hiragana folds to (`foldKanaCode`).
+const KATAKANA_FOLDED = /[\u30a1-\u30f6\u30fd\u30fe]/
 const MARK_AT = /\p{M}/uy
 
 /**
- * `cjkSpans` for a plain run (`isPlainRun`) in normalised text that keeps its offsets (its kana
- * compared folded), without tokens: the run's bigrams stand consecutively in one of the text's runs exactly where its
+ * `cjkSpans` for a plain run (`isPlainRun`) in normalised text that keeps its offsets, its kana
+ * folded (`foldKana`, as the query's are), without tokens: the run's bigrams stand consecutively in one of the text's runs exactly where its
  * characters stand in the text — not followed by a combining mark, which would belong to the
  * last character's bigram. A one-character run marks each of its occurrences and the marks
  * that follow it.
  */
-function cjkSpansIn(normalized: string, term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {
+function cjkSpansIn(folded: string, term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {
   const spans: Span[] = []
+  const places: number[] = []
   if (term.prefix) {
-    for (let at = indexIn(normalized, term.text, 0, true); at >= 0; at = indexIn(normalized, term.text, at + 1, true)) {
+    occurrencesIn(folded, term.text, places)
+    for (const at of places) {
       let end = at + term.text.length
-      while (markAt(normalized, end)) end++
+      while (markAt(folded, end)) end++
       spans.push({ start: at, end })
     }
     return spans
   }
-  const occurrences = (needle: string): void => {
-    for (let at = indexIn(normalized, needle, 0, true); at >= 0; at = indexIn(normalized, needle, at + 1, true)) {
-      if (!markAt(normalized, at + needle.length)) spans.push({ start: at, end: at + needle.length })
+  const occurrences = (length: number): void => {
+    for (const at of places) if (!markAt(folded, at + length)) spans.push({ start: at, end: at + length })
+  }
+  occurrencesIn(folded, term.text, places)
+  occurrences(term.text.length)
+  if (spans.length > 0) return spans
+  const { around, pairs } = needlesOf(term)
+  // Hint: many grams (all of two code units in a plain run) in one pass.
+  if (pairs !== null) {
+    places.length = 0
+    pairsIn(folded, pairs, places)
+    occurrences(2)
+  } else {
+    for (const gram of around) {
+      places.length = 0
+      occurrencesIn(folded, gram, places)
+      occurrences(gram.length)
     }
   }
-  occurrences(term.text)
-  if (spans.length === 0) for (const gram of new Set(term.grams)) occurrences(gram)
   return spans
 }
 
@@ -186,24 +321,35 @@ function markAt(text: string, at: number): boolean {
  * the whole text (a run lies in one stretch, and ends with a one-character token, which no
  * bigram of a query equals: runs of different stretches never chain).
  */
-function tokensAround(normalized: string, terms: readonly QueryTerm[], more: readonly string[] = []): Token[] {
+function tokensAround(normalized: string, folded: string, terms: readonly QueryTerm[], more: readonly string[] = []): Token[] {
   const starts: number[] = []
-  let needles = 0
+  let looks = 0
+  // Each needle looked for once (words share halves and roots: a query of many words would find the same places again and again).
+  const looked: string[] = []
   for (const term of terms) {
+    const { around, pairs } = needlesOf(term)
+    if (pairs !== null) {
+      pairsIn(folded, pairs, starts)
+      looks++
+      continue
+    }
     const kana = term.kind === 'cjk'
-    for (const needle of needlesOf(term).around) {
-      needles++
-      for (let at = indexIn(normalized, needle, 0, kana); at >= 0; at = indexIn(normalized, needle, at + 1, kana)) starts.push(at)
+    for (const needle of around) {
+      const key = kana ? `\u0001${needle}` : needle
+      if (looked.includes(key)) continue
+      looked.push(key)
+      occurrencesIn(kana ? folded : normalized, needle, starts)
+      looks++
     }
   }
   for (const needle of more) {
-    if (needle !== '') {
-      needles++
-      for (let at = normalized.indexOf(needle); at >= 0; at = normalized.indexOf(needle, at + 1)) starts.push(at)
-    }
+    if (needle === '' || looked.includes(needle)) continue
+    looked.push(needle)
+    occurrencesIn(normalized, needle, starts)
+    looks++
   }
   // Hint: one needle's places are found in order already.
-  if (needles > 1) starts.sort((a, b) => a - b)
+  if (looks > 1) starts.sort((a, b) => a - b)
   const tokens: Token[] = []
   let done = 0
   for (const at of starts) {
@@ -239,7 +385,17 @@ interface Needles {
   gate: string[]
   /** What `tokensAround` looks for: one of them is in every token the term matches. */
   around: string[]
+  /** A CJK term's many needles of two code units each, as `pairKey`s, looked for in one pass (`pairsIn`), else `null`. */
+  pairs: Set<number> | null
+  /**
+   * Whether they hold katakana that hiragana folds to: then they are looked for in the text with
+   * its kana folded; else in the text as it is (no hiragana folds to them, and the query's are folded).
+   */
+  kana: boolean
 }
+
+/** More needles than this, all of two code units, are looked for in one pass over the text. */
+const FEW_NEEDLES = 8
 
 // Hint: per query term object (a search's terms are made once per request and dropped after it).
 const NEEDLES = new WeakMap<QueryTerm, Needles>()
@@ -254,8 +410,12 @@ const NEEDLES = new WeakMap<QueryTerm, Needles>()
 function needlesOf(term: QueryTerm): Needles {
   let needles = NEEDLES.get(term)
   if (needles === undefined) {
-    if (term.kind === 'cjk') needles = { gate: term.grams, around: term.prefix ? [term.text] : [...new Set(term.grams)] }
-    else {
+    if (term.kind === 'cjk') {
+      const around = term.prefix ? [term.text] : [...new Set(term.grams)]
+      // Hint: one look per gram would cost the text's length times the query's (a query of 500 different characters has 499 grams).
+      const pairs = around.length > FEW_NEEDLES && around.every((needle) => needle.length === 2) ? new Set(around.map((needle) => pairKey(needle.charCodeAt(0), needle.charCodeAt(1)))) : null
+      needles = { gate: [...new Set(term.grams)], around, pairs, kana: KATAKANA_FOLDED.test(term.text) }
+    } else {
       const gate = [term.term]
       if (term.fuzzy > 0) {
         const chars = [...term.term]
@@ -265,7 +425,7 @@ function needlesOf(term: QueryTerm): Needles {
       }
       if (term.stem !== null) gate.push(stemRoot(term.stem))
       if (term.joined !== null) gate.push(String.fromCodePoint(term.joined.codePointAt(0) ?? 0))
-      needles = { gate, around: [...new Set(gate)].filter((needle) => needle !== '') }
+      needles = { gate, around: [...new Set(gate)].filter((needle) => needle !== ''), pairs: null, kana: false }
     }
     NEEDLES.set(term, needles)
   }
@@ -391,30 +551,75 @@ function markSpans(text: string, spans: readonly Span[], from: number, to: numbe
  * before it the second); a CJK run's matches contain one of its grams. `false` is certain.
  */
 export function mayOccur(normalized: string, term: QueryTerm): boolean {
-  if (term.kind === 'cjk') return needlesOf(term).gate.some((needle) => indexIn(normalized, needle, 0, true) >= 0)
+  return occursIn(normalized, needlesOf(term).kana ? foldKana(normalized) : normalized, term)
+}
+
+/** `mayOccur` with the text's kana folded too (`foldKana`). */
+function occursIn(normalized: string, folded: string, term: QueryTerm): boolean {
+  if (term.kind === 'cjk') {
+    const { gate, pairs } = needlesOf(term)
+    if (pairs === null) return gate.some((needle) => folded.includes(needle))
+    return pairsIn(folded, pairs, null)
+  }
   return needlesOf(term).gate.some((needle) => normalized.includes(needle))
 }
 
+/** Two code units as one number. */
+function pairKey(first: number, second: number): number {
+  return first * 0x10000 + second
+}
+
 /**
- * Where `needle` stands in `text` from `from` on (-1: nowhere); with `kana`, comparing the
- * text's hiragana as katakana (the analyzer's fold: CJK query grams are folded), without
- * making the folded text.
+ * Whether one of `pairs` (`pairKey`s of needles of two code units) stands in `text`; with
+ * `into`, every place where one does, pushed in order.
  */
-function indexIn(text: string, needle: string, from: number, kana: boolean): number {
-  // Hint: a needle without katakana (kanji, Hangul) equals only itself in the text: the native search.
-  if (!kana || !KATAKANA_FOLDED.test(needle)) return text.indexOf(needle, from)
-  const first = needle.charCodeAt(0)
-  // The hiragana the needle's first character may stand for, else itself.
-  const hiragana = first === foldKanaCode(first - 0x60) ? first - 0x60 : first
-  const last = text.length - needle.length
-  for (let at = from; at <= last; at++) {
-    const code = text.charCodeAt(at)
-    if (code !== first && code !== hiragana) continue
-    let k = 1
-    while (k < needle.length && foldKanaCode(text.charCodeAt(at + k)) === needle.charCodeAt(k)) k++
-    if (k === needle.length) return at
+function pairsIn(text: string, pairs: ReadonlySet<number>, into: number[] | null): boolean {
+  let found = false
+  let first = text.charCodeAt(0)
+  let at = 1
+  for (; at < text.length; at++) {
+    const second = text.charCodeAt(at)
+    if (pairs.has(pairKey(first, second))) {
+      found = true
+      if (into === null) break
+      into.push(at - 1)
+    }
+    first = second
   }
-  return -1
+  work += at
+  return found
+}
+
+/** Needles up to this long are looked for again after each place found; longer ones in one pass (`occurrencesIn`). */
+const SHORT_NEEDLE = 8
+
+/**
+ * Pushes every place `needle` stands in `text` onto `into`, overlapping ones too, in order: a
+ * long needle in one Knuth–Morris–Pratt pass, not an `indexOf` from every place found, which
+ * makes a run of one repeated character in both the needle and the text cost their lengths' product.
+ */
+function occurrencesIn(text: string, needle: string, into: number[]): void {
+  const m = needle.length
+  if (m <= SHORT_NEEDLE) {
+    let found = 0
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1), found++) into.push(at)
+    // Each look goes on from the place found: the text once, and the needle again at each place.
+    work += text.length + found * m
+    return
+  }
+  const fallback = failureTable(needle)
+  let k = 0
+  let steps = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    for (; k > 0 && needle.charCodeAt(k) !== code; steps++) k = fallback[k - 1] ?? 0
+    if (needle.charCodeAt(k) === code) k++
+    if (k === m) {
+      into.push(i - m + 1)
+      k = fallback[m - 1] ?? 0
+    }
+  }
+  work += steps + text.length
 }
 
 function cjkSpans(tokens: readonly Token[], term: Extract<QueryTerm, { kind: 'cjk' }>): Span[] {
@@ -423,19 +628,45 @@ function cjkSpans(tokens: readonly Token[], term: Extract<QueryTerm, { kind: 'cj
     for (const token of tokens) if (token.cjk && token.term.startsWith(term.text)) spans.push({ start: token.start, end: token.headEnd })
     return spans
   }
-  const grams = term.grams
   // Tokens of one run are consecutive: bigram 1, bigram 2, …, then the run's last character.
-  const first = grams[0]
-  for (let i = 0; i + grams.length <= tokens.length; i++) {
-    if (tokens[i]?.term !== first) continue
-    if (grams.every((gram, k) => tokens[i + k]?.cjk === true && tokens[i + k]?.term === gram)) {
-      spans.push({ start: tokens[i]?.start ?? 0, end: tokens[i + grams.length - 1]?.end ?? 0 })
+  const grams = term.grams
+  const m = grams.length
+  // Hint: Knuth–Morris–Pratt over the tokens (a word token equals no gram): a run of one repeated bigram in text and query is no n × m.
+  const fallback = failureTable(grams)
+  let k = 0
+  let steps = 0
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]
+    const gram = token?.cjk === true ? token.term : null
+    for (; k > 0 && grams[k] !== gram; steps++) k = fallback[k - 1] ?? 0
+    if (grams[k] === gram) k++
+    if (k === m) {
+      spans.push({ start: tokens[i - m + 1]?.start ?? 0, end: token?.end ?? 0 })
+      k = fallback[m - 1] ?? 0
     }
   }
+  work += steps + tokens.length
   if (spans.length > 0) return spans
   const wanted = new Set(grams)
   for (const token of tokens) if (token.cjk && wanted.has(token.term)) spans.push({ start: token.start, end: token.end })
   return spans
+}
+
+/**
+ * Knuth–Morris–Pratt's table of `pattern` (items compared with `===`): entry `k` is the length of
+ * the longest proper prefix of `pattern[0..k]` that is also its suffix.
+ */
+function failureTable(pattern: ArrayLike<unknown>): Int32Array {
+  const table = new Int32Array(pattern.length)
+  let k = 0
+  let steps = 0
+  for (let i = 1; i < pattern.length; i++) {
+    for (; k > 0 && pattern[i] !== pattern[k]; steps++) k = table[k - 1] ?? 0
+    if (pattern[i] === pattern[k]) k++
+    table[i] = k
+  }
+  work += steps + pattern.length
+  return table
 }
 
 function mergeSpans(spans: Span[]): Span[] {

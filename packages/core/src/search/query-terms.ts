@@ -111,12 +111,15 @@ function isExcluded(query: string, start: number): boolean {
   return (minus === '-' || minus === '－') && (start === 1 || /\s/u.test(query.charAt(start - 2)))
 }
 
-/** Whether an index term matches a `word` query term: as a prefix, its compound's joined form as a prefix, by stem, or within one typo when fuzzy. */
-export function wordMatches(term: Extract<QueryTerm, { kind: 'word' }>, indexTerm: string): boolean {
+/**
+ * Whether an index term matches a `word` query term: as a prefix, its compound's joined form as
+ * a prefix, by stem, or within one typo when fuzzy. `stemOfWord` is `stemOf`, or a memo of it.
+ */
+export function wordMatches(term: Extract<QueryTerm, { kind: 'word' }>, indexTerm: string, stemOfWord: (word: string) => string | null = stemOf): boolean {
   return (
     indexTerm.startsWith(term.term) ||
     (term.joined !== null && indexTerm.startsWith(term.joined)) ||
-    (term.stem !== null && stemMatches(term.stem, indexTerm)) ||
+    (term.stem !== null && stemMatches(term.stem, indexTerm, stemOfWord)) ||
     (term.fuzzy > 0 && withinOneEdit(term.term, indexTerm))
   )
 }
@@ -152,9 +155,9 @@ export function stemRoot(stem: string): string {
   return stem.length >= 4 ? stem.slice(0, -1) : stem
 }
 
-/** Whether `word` is a form of `stem`: it begins with the stem's root (`stemRoot`) and has that stem. */
-export function stemMatches(stem: string, word: string): boolean {
-  return word.startsWith(stemRoot(stem)) && stemOf(word) === stem
+/** Whether `word` is a form of `stem`: it begins with the stem's root (`stemRoot`) and has that stem (`stemOfWord`: `stemOf`, or a memo of it). */
+export function stemMatches(stem: string, word: string, stemOfWord: (word: string) => string | null = stemOf): boolean {
+  return word.startsWith(stemRoot(stem)) && stemOfWord(word) === stem
 }
 
 /**

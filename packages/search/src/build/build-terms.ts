@@ -1,5 +1,5 @@
 import type { PairSink } from '@frontdesk/core'
-import { forEachCjkRunTerm, forEachIndexTerm, isCjkChar, isDictionaryScriptChar, joinedForm, joinsCompound, katakanaRunGoesOn, normalizeTerm, wordParts } from '@frontdesk/core'
+import { foldKanaCode, forEachCjkRunTerm, forEachIndexTerm, isCjkChar, isDictionaryScriptChar, joinedForm, joinsCompound, katakanaRunGoesOn, normalizeTerm, wordParts } from '@frontdesk/core'
 
 /*
  * The terms core's analyzer (`forEachIndexTerm`) gives, found faster for the text a bulk build
@@ -81,26 +81,30 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
   let compoundStart = -1
   let compoundEnd = -1
   let joiner = false
-  const flush = (): void => {
-    if (compoundStart < 0) return
-    const joined = joiner ? joinedForm(normalized.slice(compoundStart, compoundEnd)) : null
-    if (joined !== null) sink(joined, false)
-    compoundStart = -1
-  }
   let i = 0
   while (i < n) {
     const cls = table[normalized.charCodeAt(i)] ?? OTHER
     if (cls === CJK) {
-      flush()
+      if (joiner) sinkJoined(normalized, compoundStart, compoundEnd, sink)
+      compoundStart = -1
+      joiner = false
       // The run (going on across katakana separators), its terms as core's analyzer gives them.
       let j = i + 1
+      // Whether it holds a long-vowel mark or goes on across a separator (else its terms are its pairs of characters, folded).
+      let special = normalized.charCodeAt(i) === LONG_VOWEL
       for (;;) {
-        while (j < n && table[normalized.charCodeAt(j)] === CJK) j++
+        for (let code = normalized.charCodeAt(j); j < n && table[code] === CJK; code = normalized.charCodeAt(++j)) if (code === LONG_VOWEL) special = true
         const on = j < n ? katakanaRunGoesOn(normalized, j) : -1
         if (on < 0) break
+        special = true
         j = on
       }
-      forEachCjkRunTerm(normalized.slice(i, j), sink, pairSink)
+      if (special) forEachCjkRunTerm(normalized.slice(i, j), sink, pairSink)
+      else {
+        // Hint: core's own fast path for a run of plain characters (no marks: the scan took none), without slicing the run out.
+        for (let k = i; k + 1 < j; k++) pairSink(foldKanaCode(normalized.charCodeAt(k)), foldKanaCode(normalized.charCodeAt(k + 1)))
+        sink(String.fromCharCode(foldKanaCode(normalized.charCodeAt(j - 1))), true)
+      }
       i = j
     } else if (isWordChar(cls)) {
       let j = i + 1
@@ -127,7 +131,7 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
       if (hasLetterOrDigit) {
         if (compoundStart >= 0 && joinsCompound(normalized, compoundEnd, i)) joiner = true
         else {
-          flush()
+          if (joiner) sinkJoined(normalized, compoundStart, compoundEnd, sink)
           compoundStart = i
           joiner = false
         }
@@ -136,15 +140,25 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
         else wordSink(normalized, i, j)
         // A word joined by `.` or `_` is followed by its parts (core's `wordParts`).
         const parts = inner ? wordParts(normalized.slice(i, j)) : null
-        if (parts !== null) joiner = true
-        for (const [from, to] of parts ?? []) {
-          if (wordSink === undefined) sink(normalized.slice(i + from, i + to), false)
-          else wordSink(normalized, i + from, i + to)
+        if (parts !== null) {
+          joiner = true
+          for (const [from, to] of parts) {
+            if (wordSink === undefined) sink(normalized.slice(i + from, i + to), false)
+            else wordSink(normalized, i + from, i + to)
+          }
         }
       }
       i = j
     } else i++
   }
-  flush()
+  if (joiner) sinkJoined(normalized, compoundStart, compoundEnd, sink)
   return true
+}
+
+const LONG_VOWEL = 0x30fc
+
+/** The joined form of the compound `[start, end)` (core's `joinedForm`), when it has one, fed to `sink` after its words. */
+function sinkJoined(normalized: string, start: number, end: number, sink: (term: string, cjk: boolean) => void): void {
+  const joined = joinedForm(normalized.slice(start, end))
+  if (joined !== null) sink(joined, false)
 }
