@@ -26,6 +26,7 @@ import { postgresWebhooks } from './records/webhooks.ts'
 import { selectContent, selectContentBySlug, selectContentsByIds } from './records/contents.ts'
 import { claimKey, pruneKeys, releaseKey, renewKey } from './records/idempotency-keys.ts'
 import { selectInquiries, selectInquiry } from './records/inquiries.ts'
+import { selectSynonyms } from './records/synonyms.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode } from './records/inquiry-categories.ts'
 import { insertPreviewToken, selectPreviewToken, selectPreviewTokenByHash, updatePreviewTokenRevoked } from './records/preview-tokens.ts'
 import { countContents, selectSearchItems } from './records/search-items.ts'
@@ -226,6 +227,9 @@ export class PostgresStore implements Store {
   }
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
     return selectInquiryCategories(this.#db, tenantId)
+  }
+  getSynonyms(tenantId: string): Promise<string[]> {
+    return selectSynonyms(this.#db, tenantId)
   }
 
   // ── tenants

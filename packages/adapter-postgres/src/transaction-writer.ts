@@ -8,6 +8,7 @@ import type { ChangeSet } from './records/change-set.ts'
 import type { ContentValues } from './records/contents.ts'
 import { contentValues, copyContents, deleteContentRow, inFieldIdOrder, selectContent, selectContentBySlug, selectContentsByIds, upsertContents } from './records/contents.ts'
 import { insertEvents, selectEventSubscriptions, selectScheduledThrough, upsertScheduledThrough } from './records/events.ts'
+import { replaceSynonymSet, selectSynonyms } from './records/synonyms.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags, upsertTag } from './records/tags.ts'
 
@@ -132,6 +133,9 @@ export class TransactionWriter implements ContentWriter {
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
     return this.#read(() => selectInquiryCategories(this.#sql, tenantId))
   }
+  getSynonyms(tenantId: string): Promise<string[]> {
+    return this.#read(() => selectSynonyms(this.#sql, tenantId))
+  }
 
   async getContent(tenantId: string, id: string): Promise<ContentRecord | null> {
     this.#check()
@@ -213,6 +217,11 @@ export class TransactionWriter implements ContentWriter {
   async putInquiryCategory(record: InquiryCategoryRecord): Promise<void> {
     await this.#write(() => upsertInquiryCategory(this.#sql, record))
     this.#changes.add(record.tenant_id, null, record.id)
+  }
+
+  async replaceSynonyms(tenantId: string, lines: readonly string[]): Promise<void> {
+    await this.#write(() => replaceSynonymSet(this.#sql, tenantId, lines))
+    this.#changes.add(tenantId, null, tenantId)
   }
 
   async appendEvents(events: readonly OutboxEvent[]): Promise<void> {

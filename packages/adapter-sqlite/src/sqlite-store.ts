@@ -33,6 +33,7 @@ import { selectCategories, selectCategory, selectCategoryByCode } from './record
 import { ChangeSet } from './records/change-set.ts'
 import { selectContent, selectContentBySlug } from './records/contents.ts'
 import { selectContentsByIds } from './records/contents-by-ids.ts'
+import { selectSynonyms } from './records/synonyms.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode } from './records/inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags } from './records/tags.ts'
 import { TransactionWriter } from './records/transaction-writer.ts'
@@ -230,6 +231,9 @@ export class SqliteStore implements Store {
   }
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
     return this.#read(() => selectInquiryCategories(this.#reader, tenantId))
+  }
+  getSynonyms(tenantId: string): Promise<string[]> {
+    return this.#read(() => selectSynonyms(this.#reader, tenantId))
   }
 
   // ── tenants

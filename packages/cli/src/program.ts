@@ -8,6 +8,7 @@ import * as inquiry from './commands/inquiry.ts'
 import * as key from './commands/key.ts'
 import * as preview from './commands/preview.ts'
 import * as serve from './commands/serve.ts'
+import * as synonyms from './commands/synonyms.ts'
 import * as tenant from './commands/tenant.ts'
 import * as webhook from './commands/webhook.ts'
 import { VERSION } from './version.ts'
@@ -27,6 +28,7 @@ const COMMANDS: CommandModule[] = [
   importCommand,
   exportCommand,
   content,
+  synonyms,
   preview,
   inquiry,
   webhook,

@@ -13,7 +13,7 @@ import { openPostgresStore } from '@frontdesk/adapter-postgres'
 import { createTestDatabase, postgresSuite } from '@frontdesk/adapter-postgres/testing'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Context, Store } from '@frontdesk/core'
-import { createApiKey, createFrontdesk, createPreviewToken, createTenant, deleteApiKey, exportRecords, importRecords, listInquiries, newId, revokePreviewToken, setApiKeyDisabled } from '@frontdesk/core'
+import { createApiKey, createFrontdesk, createPreviewToken, createTenant, deleteApiKey, exportRecords, importRecords, listInquiries, newId, revokePreviewToken, setApiKeyDisabled, setSynonyms } from '@frontdesk/core'
 import { createDevCert } from '@frontdesk/http'
 import type { Answer, ServeProcess } from './util/serve-process.ts'
 import { buildCli, send, sleep, startServe } from './util/serve-process.ts'
@@ -212,6 +212,38 @@ test('a disabled key, a deleted key, a revoked preview token and new content are
   assert.equal([...listed.freshAtEnd].sort(), everyone)
   assert.ok(found.lastStaleMs < 1_000, `searched: stale ${found.lastStaleMs} ms after`)
   assert.equal([...found.freshAtEnd].sort(), everyone)
+})
+
+test('a new set of synonyms is used by every process within 1 s, with nothing indexed again; visitors find by them', async (world) => {
+  const everyone = ['single', 'worker 1', 'worker 2']
+  const japanese = { kind: 'content', slug: 'pc-guide', title: 'ノートパソコンの選び方', category_code: 'news', status: 'published', published_at: '2025-03-01T00:00:00Z' }
+  await importRecords(world.ctx, { tenantCode: 'acme', records: [{ record: japanese, location: '0' }] })
+  for (const target of [world.cluster, world.cluster, world.single]) {
+    assert.is((await search(world, target, 'beacon')).body.pagination.total, 0)
+    assert.is((await search(world, target, 'lantern')).body.pagination.total, 12)
+  }
+  const changed = Date.now()
+  await setSynonyms(world.ctx, { tenantCode: 'acme', text: 'beacon, lantern\nbarn => harbour meadow\nコンピューター, パソコン\n' })
+  const seen = await freshness(world, changed, (target) => search(world, target, 'beacon'), (answer) => answer.body?.pagination?.total === 12)
+  assert.ok(seen.lastStaleMs < 1_000, `synonyms: a stale answer to a search sent ${seen.lastStaleMs} ms after the change`)
+  assert.equal([...seen.freshAtEnd].sort(), everyone)
+  for (const target of [world.cluster, world.single]) {
+    // The word as typed first, its synonym marked where it was found.
+    const beacon = await search(world, target, 'beacon')
+    assert.match(beacon.body.items[0]?.highlight.title[0] ?? '', /<em>lantern<\/em>/)
+    assert.is((await search(world, target, 'lantern')).body.pagination.total, 12)
+    // A multi-word synonym needs all its words: six items have both "harbour" and "meadow", twelve each of them.
+    assert.is((await search(world, target, 'barn')).body.pagination.total, 6)
+    const pc = await search(world, target, 'こんぴゅーたー')
+    assert.equal(pc.body.items.map((item: { title: string }) => item.title), ['ノートパソコンの選び方'])
+    assert.equal(pc.body.items[0]?.highlight.title, ['ノート<em>パソコン</em>の選び方'])
+  }
+  // Removed again, everywhere, for the tests that follow.
+  const removed = Date.now()
+  await setSynonyms(world.ctx, { tenantCode: 'acme', text: '' })
+  const gone = await freshness(world, removed, (target) => search(world, target, 'beacon'), (answer) => answer.body?.pagination?.total === 0)
+  assert.ok(gone.lastStaleMs < 1_000, `removed: stale ${gone.lastStaleMs} ms after`)
+  assert.equal([...gone.freshAtEnd].sort(), everyone)
 })
 
 test("a key's rate limit holds for all processes together, and every process's RateLimit headers stay truthful", async (world) => {

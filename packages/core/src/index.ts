@@ -79,7 +79,12 @@ export {
   wordParts,
 } from './search/analyzer.ts'
 export type { PairSink, Token as SearchToken } from './search/analyzer.ts'
-export { MATCH_WEIGHTS, parseQuery, parseQueryTerms, prefixWeight, stemMatches, stemOf, stemRoot, withinOneEdit, wordMatches, wordMatchWeight } from './search/query-terms.ts'
+export { MATCH_WEIGHTS, parseQuery, parseQueryTerms, prefixWeight, stemMatches, stemOf, stemRoot, synonymsKey, withinOneEdit, wordMatches, wordMatchWeight } from './search/query-terms.ts'
+export {
+  formatSynonymGroup, MAX_QUERY_SYNONYM_TERMS, parseSynonymLines, parseSynonyms, SYNONYM_LIMITS, SynonymLinesSchema, synonymSetOf, withSynonyms,
+} from './search/synonyms.ts'
+export type { SynonymGroup, SynonymSet } from './search/synonyms.ts'
+export * from './admin/synonyms.ts'
 export type { QueryTerm } from './search/query-terms.ts'
 export { hasPhrase, newestFirst, PHRASE_CANDIDATE_LIMIT, phraseChecker, phraseUnits, unitsHold } from './search/phrase.ts'
 export type { Phrase, PhraseUnit } from './search/phrase.ts'

@@ -9,6 +9,7 @@ import type { ChangedEntity, ChangeSet } from './change-set.ts'
 import { insertEvents, selectEventSubscriptions, selectScheduledThrough, upsertScheduledThrough } from './events.ts'
 import { deleteContentRow, selectContent, selectContentBySlug, upsertContent } from './contents.ts'
 import { selectContentsByIds } from './contents-by-ids.ts'
+import { replaceSynonymSet, selectSynonyms } from './synonyms.ts'
 import { selectInquiryCategories, selectInquiryCategory, selectInquiryCategoryByCode, upsertInquiryCategory } from './inquiry-categories.ts'
 import { selectTag, selectTagByName, selectTags, upsertTag } from './tags.ts'
 
@@ -76,6 +77,9 @@ export class TransactionWriter implements ContentWriter {
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
     return this.#run(() => selectInquiryCategories(this.#conn, tenantId))
   }
+  getSynonyms(tenantId: string): Promise<string[]> {
+    return this.#run(() => selectSynonyms(this.#conn, tenantId))
+  }
 
   putCategory(record: CategoryRecord): Promise<void> {
     return this.#run(() => {
@@ -112,6 +116,12 @@ export class TransactionWriter implements ContentWriter {
     return this.#run(() => {
       upsertInquiryCategory(this.#conn, record)
       this.#changed(record.tenant_id, null, record.id)
+    })
+  }
+  replaceSynonyms(tenantId: string, lines: readonly string[]): Promise<void> {
+    return this.#run(() => {
+      replaceSynonymSet(this.#conn, tenantId, lines)
+      this.#changed(tenantId, null, tenantId)
     })
   }
 

@@ -21,7 +21,7 @@ const SECTION_OF: Record<string, string> = Object.fromEntries(Object.entries(SEC
 
 /**
  * Writes the tenant's records to `out`: NDJSON (one record a line, with `kind`), or with
- * `json` one document `{"categories":[…],"tags":[…],"contents":[…],"inquiry_categories":[…]}`
+ * `json` one document `{"categories":[…],"tags":[…],"contents":[…],"inquiry_categories":[…],"synonyms":[…]}`
  * (records without `kind`, one a line). Both are accepted by `import`. Returns the count.
  */
 export async function writeExport(records: AsyncIterable<ImportRecordOut>, out: CliOutput, json: boolean): Promise<number> {
@@ -80,7 +80,7 @@ export async function exportTenant(ctx: Context, options: ExportOptions, env: Cl
 export function register(program: Command, env: CliEnv): void {
   program
     .command('export')
-    .description("export a tenant's categories, tags, contents and inquiry categories (re-importable)")
+    .description("export a tenant's categories, tags, contents, inquiry categories and synonyms (re-importable)")
     .requiredOption('--tenant <code>', 'tenant code')
     .option('--out <file>', 'write to FILE instead of stdout (.json: one JSON document; else NDJSON)')
     .action((options: ExportOptions, command: Command) => runWithSession(command, env, (s) => exportTenant(s.ctx, options, env)))

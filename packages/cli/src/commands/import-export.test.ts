@@ -142,7 +142,7 @@ test('export writes NDJSON to stdout, and --out FILE.json one JSON document; bot
   const written = await f.run(['export', '--tenant', 'acme', '--out', 'copy.json'])
   assert.equal(written, { code: 0, stdout: 'Exported 4 records of tenant acme to copy.json\n', stderr: '' })
   const doc = JSON.parse(readFileSync(join(f.dir, 'copy.json'), 'utf8')) as Record<string, unknown[]>
-  assert.equal(Object.keys(doc), ['categories', 'tags', 'contents', 'inquiry_categories'])
+  assert.equal(Object.keys(doc), ['categories', 'tags', 'contents', 'inquiry_categories', 'synonyms'])
   assert.is(doc['contents']?.length, 2)
   assert.equal(readdirSync(f.dir).filter((n) => n.includes('partial')), [], 'no partial file is left')
   await f.run(['tenant', 'create', 'copy'])
@@ -153,7 +153,7 @@ test('export writes NDJSON to stdout, and --out FILE.json one JSON document; bot
 
 test('an empty tenant exports as an empty JSON document', async ({ f }) => {
   await f.run(['export', '--tenant', 'acme', '--out', 'empty.json'])
-  assert.equal(JSON.parse(readFileSync(join(f.dir, 'empty.json'), 'utf8')), { categories: [], tags: [], contents: [], inquiry_categories: [] })
+  assert.equal(JSON.parse(readFileSync(join(f.dir, 'empty.json'), 'utf8')), { categories: [], tags: [], contents: [], inquiry_categories: [], synonyms: [] })
 })
 
 test('a failed export leaves no file behind', async ({ f }) => {

@@ -178,7 +178,7 @@ export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searc
 
 /** Whether the import created or changed anything. */
 function changedAnything(summary: ImportSummary): boolean {
-  return [summary.categories, summary.tags, summary.contents, summary.inquiry_categories].some((c) => c.created + c.updated > 0)
+  return [summary.categories, summary.tags, summary.contents, summary.inquiry_categories, summary.synonyms].some((c) => c.created + c.updated > 0)
 }
 
 /** The first line of the summary: what was read, and whether anything changed. */
@@ -205,6 +205,8 @@ function printSummary(out: CliOutput, options: ImportOptions, summary: ImportSum
     row('tags', summary.tags),
     row('contents', summary.contents),
     row('inquiry_categories', summary.inquiry_categories),
+    // A file without synonyms leaves them as they are: no row for them.
+    ...(summary.synonyms.created + summary.synonyms.updated + summary.synonyms.unchanged > 0 ? [row('synonyms', summary.synonyms)] : []),
   ])
 }
 
@@ -212,7 +214,7 @@ function printSummary(out: CliOutput, options: ImportOptions, summary: ImportSum
 export function register(program: Command, env: CliEnv): void {
   program
     .command('import <file>')
-    .description('import categories, tags, contents and inquiry categories from a file (- = stdin), all or nothing')
+    .description('import categories, tags, contents, inquiry categories and synonyms from a file (- = stdin), all or nothing')
     .requiredOption('--tenant <code>', 'tenant code')
     .option('--dry-run', 'check and apply everything, then roll back and report what would change')
     .addOption(new Option('--format <format>', 'file format (default: from the name, ndjson for -)').choices(['json', 'ndjson']))

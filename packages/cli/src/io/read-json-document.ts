@@ -9,6 +9,7 @@ export const SECTIONS: Readonly<Record<string, RecordKind>> = {
   tags: 'tag',
   contents: 'content',
   inquiry_categories: 'inquiry_category',
+  synonyms: 'synonyms',
 }
 
 /** Says how to import NDJSON, for a `.json` file that holds it. */
@@ -16,7 +17,7 @@ const NDJSON_HINT = 'is the file NDJSON (one record with a "kind" a line)? Name 
 
 /**
  * Reads a JSON import document `{"categories": [...], "tags": [...], "contents": [...],
- * "inquiry_categories": [...]}` as a stream: each array element is parsed on its own and
+ * "inquiry_categories": [...], "synonyms": [...]}` (any section may be left out) as a stream: each array element is parsed on its own and
  * handed on, located as `contents[3]`, so the document is never held whole. Sections are read
  * in file order (put categories before the contents that use them). Each record gets the
  * `kind` of its section; a record naming another kind is refused. Invalid JSON is a
@@ -154,7 +155,7 @@ class DocumentShape {
 
   check({ token, value }: ParsedTokenInfo): void {
     if (!this.started) {
-      if (token !== TokenType.LEFT_BRACE) throw new UsageError('the JSON document must be an object with categories, tags, contents and inquiry_categories arrays')
+      if (token !== TokenType.LEFT_BRACE) throw new UsageError('the JSON document must be an object with categories, tags, contents, inquiry_categories and synonyms arrays')
       this.started = true
     }
     if (this.#depth === 1) {
@@ -164,7 +165,7 @@ class DocumentShape {
         const name = String(value)
         if (!(name in SECTIONS)) {
           const hint = name === 'kind' ? `; ${NDJSON_HINT}` : ''
-          throw new UsageError(`${name}: not a known section (categories, tags, contents, inquiry_categories)${hint}`)
+          throw new UsageError(`${name}: not a known section (categories, tags, contents, inquiry_categories, synonyms)${hint}`)
         }
         this.section = name
         this.#expectKey = false

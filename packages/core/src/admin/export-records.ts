@@ -10,7 +10,8 @@ const PAGE_SIZE = 500
 /**
  * Every record of a tenant's content model as import records, dependencies first:
  * categories (with their fields), tags, contents (every status; custom-field values by field
- * name, tags by name, `meta` whole) and inquiry categories. Importing the output into an
+ * name, tags by name, `meta` whole), inquiry categories and the synonyms (one record, when the
+ * tenant has any). Importing the output into an
  * empty tenant reproduces the same state (same ids); into the same tenant it changes nothing.
  * Contents are read page by page in id order.
  */
@@ -37,6 +38,8 @@ export async function* exportRecords(ctx: Context, tenantCode: string): AsyncIte
   for (const c of await store.listInquiryCategories(tenant.id)) {
     yield { kind: 'inquiry_category', id: c.id, code: c.code, name: c.name, description: c.description, sort: c.sort, active: c.active, message: c.message }
   }
+  const synonyms = await store.getSynonyms(tenant.id)
+  if (synonyms.length > 0) yield { kind: 'synonyms', groups: synonyms }
 }
 
 function categoryRecord(c: CategoryRecord): ImportRecordOut {

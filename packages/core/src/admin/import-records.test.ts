@@ -42,6 +42,7 @@ test('records of every kind are created, with generated ids and version 1', asyn
     tags: { created: 2, updated: 0, unchanged: 0 },
     contents: { created: 1, updated: 0, unchanged: 0 },
     inquiry_categories: { created: 1, updated: 0, unchanged: 0 },
+    synonyms: { created: 0, updated: 0, unchanged: 0 },
   })
   const [item] = await f.contents()
   const tenant = await f.store.getTenantByCode('acme')
@@ -233,7 +234,7 @@ test('field definitions are checked: select needs options, options only for sele
 test('record shapes are strict: unknown keys, wrong types and bad kinds are named with their location', async ({ f }) => {
   await run(f, [news])
   assert.is((await rejection(run(f, [{ ...hello, colour: 'red' }]))).message, 'line 1: colour: is not a known field')
-  assert.is((await rejection(run(f, [{ ...hello, kind: 'post' }]))).message, 'line 1: kind: must be category, tag, content or inquiry_category')
+  assert.is((await rejection(run(f, [{ ...hello, kind: 'post' }]))).message, 'line 1: kind: must be category, tag, content, inquiry_category or synonyms')
   assert.is((await rejection(run(f, [42]))).message, 'line 1: record: must be a JSON object')
   assert.is((await rejection(run(f, [[hello]]))).message, 'line 1: record: must be a JSON object')
   assert.match((await rejection(run(f, [{ ...hello, slug: 'Hello World' }]))).message, /^line 1: slug: must be 1-200 characters/)

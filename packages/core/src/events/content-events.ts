@@ -133,6 +133,9 @@ export class EventRecorder implements ContentWriter {
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
     return this.#tx.listInquiryCategories(tenantId)
   }
+  getSynonyms(tenantId: string): Promise<string[]> {
+    return this.#tx.getSynonyms(tenantId)
+  }
   scheduledThrough(tenantId: string): Promise<string | null> {
     return this.#tx.scheduledThrough(tenantId)
   }
@@ -214,6 +217,9 @@ export class EventRecorder implements ContentWriter {
 
   putInquiryCategory(record: InquiryCategoryRecord): Promise<void> {
     return this.#tx.putInquiryCategory(record)
+  }
+  replaceSynonyms(tenantId: string, lines: readonly string[]): Promise<void> {
+    return this.#tx.replaceSynonyms(tenantId, lines)
   }
 
   appendEvents(events: readonly OutboxEvent[]): Promise<void> {

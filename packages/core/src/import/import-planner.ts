@@ -9,7 +9,8 @@ import type { Tag, TagRecord } from '../model/tag.ts'
 import type { ContentWriter } from '../port/store.ts'
 import { newId } from '../util/ids.ts'
 import { contentFieldValues, storedFieldProblems } from './content-field-values.ts'
-import type { CategoryImport, ContentImport, ImportRecord, InquiryCategoryImport, TagImport } from './import-record.ts'
+import { formatSynonymGroup, parseSynonymLines } from '../search/synonyms.ts'
+import type { CategoryImport, ContentImport, ImportRecord, InquiryCategoryImport, SynonymsImport, TagImport } from './import-record.ts'
 import type { ImportSummary, KindCounts } from './import-summary.ts'
 import { emptySummary } from './import-summary.ts'
 import { sameJson } from './same-json.ts'
@@ -79,7 +80,22 @@ export class ImportPlanner {
         return this.#content(record, location)
       case 'inquiry_category':
         return this.#inquiryCategory(record, location)
+      case 'synonyms':
+        return this.#synonyms(record, location)
     }
+  }
+
+  /** Replaces the tenant's synonyms with the record's groups (checked as `synonyms set` checks a file); one such record a file. */
+  async #synonyms(input: SynonymsImport, location: string): Promise<void> {
+    const counts = this.summary.synonyms
+    if (counts.created + counts.updated + counts.unchanged > 0) throw invalidInput(location, [{ field: 'kind', message: 'a file holds at most one synonyms record' }])
+    const lines = parseSynonymLines(input.groups, location).map(formatSynonymGroup)
+    const stored = await this.#tx.getSynonyms(this.#tenantId)
+    const changed = !sameJson(stored, lines)
+    if (changed) await this.#tx.replaceSynonyms(this.#tenantId, lines)
+    if (!changed) counts.unchanged++
+    else if (stored.length === 0) counts.created++
+    else counts.updated++
   }
 
   async #category(input: CategoryImport, location: string): Promise<void> {

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { normalizeDate } from '../content/field-values.ts'
 import type { JsonValue } from '../model/json.ts'
+import { SynonymLinesSchema } from '../search/synonyms.ts'
 import { ID_PATTERN } from '../util/ids.ts'
 
 /*
@@ -134,11 +135,20 @@ export const ContentImportSchema = v.strictObject({
   meta: v.optional(MetaSchema, {}),
 })
 
+/**
+ * A `synonyms` record: the tenant's whole set of synonyms, one group a line in the format of
+ * `frontdesk synonyms set` (checked by `parseSynonymLines`); importing it replaces the set.
+ */
+export const SynonymsImportSchema = v.strictObject({
+  kind: v.literal('synonyms'),
+  groups: SynonymLinesSchema,
+})
+
 /** Any import record, told apart by `kind`. */
 export const ImportRecordSchema = v.variant(
   'kind',
-  [CategoryImportSchema, TagImportSchema, ContentImportSchema, InquiryCategoryImportSchema],
-  'must be category, tag, content or inquiry_category',
+  [CategoryImportSchema, TagImportSchema, ContentImportSchema, InquiryCategoryImportSchema, SynonymsImportSchema],
+  'must be category, tag, content, inquiry_category or synonyms',
 )
 
 /** An import record once its shape is checked (defaults applied). */
@@ -151,10 +161,12 @@ export type TagImport = v.InferOutput<typeof TagImportSchema>
 export type ContentImport = v.InferOutput<typeof ContentImportSchema>
 /** A checked `inquiry_category` record. */
 export type InquiryCategoryImport = v.InferOutput<typeof InquiryCategoryImportSchema>
+/** A checked `synonyms` record. */
+export type SynonymsImport = v.InferOutput<typeof SynonymsImportSchema>
 /** A record as written by `exportRecords` (and accepted by import). */
 export type ImportRecordOut = v.InferInput<typeof ImportRecordSchema>
 /** The record kinds, in the order an export writes them (dependencies first). */
-export const RECORD_KINDS = ['category', 'tag', 'content', 'inquiry_category'] as const
+export const RECORD_KINDS = ['category', 'tag', 'content', 'inquiry_category', 'synonyms'] as const
 /** A record kind. */
 export type RecordKind = (typeof RECORD_KINDS)[number]
 

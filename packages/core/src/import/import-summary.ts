@@ -15,10 +15,12 @@ export interface ImportSummary {
   tags: KindCounts
   contents: KindCounts
   inquiry_categories: KindCounts
+  /** The tenant's set of synonyms, counted as one record (at most one a file). */
+  synonyms: KindCounts
 }
 
 /** A summary with every count at zero. */
 export function emptySummary(dryRun: boolean): ImportSummary {
   const zero = (): KindCounts => ({ created: 0, updated: 0, unchanged: 0 })
-  return { dry_run: dryRun, records: 0, categories: zero(), tags: zero(), contents: zero(), inquiry_categories: zero() }
+  return { dry_run: dryRun, records: 0, categories: zero(), tags: zero(), contents: zero(), inquiry_categories: zero(), synonyms: zero() }
 }

@@ -56,6 +56,9 @@ export interface ContentReader {
   getInquiryCategoryByCode(tenantId: string, code: string): Promise<InquiryCategoryRecord | null>
   /** All inquiry categories of the tenant, active or not, ordered by `sort`, then `code`. */
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]>
+
+  /** The tenant's synonyms as last set (`replaceSynonyms`), one group a line, in order; `[]` when none were. */
+  getSynonyms(tenantId: string): Promise<string[]>
 }
 
 /** Writes of a tenant's content model (and the events they cause); only inside `Store.transaction`. */
@@ -67,6 +70,12 @@ export interface ContentWriter extends ContentReader, EventWriter {
   /** `false` when there was no such item. */
   deleteContent(tenantId: string, id: string): Promise<boolean>
   putInquiryCategory(record: InquiryCategoryRecord): Promise<void>
+  /**
+   * Replaces the tenant's whole set of synonyms with `lines` (core checked them: see
+   * `parseSynonyms`), kept as given. Moves the tenant's revision as any write does (no change
+   * feed entry: nothing is indexed again), so that every process sees the new set within 1 s.
+   */
+  replaceSynonyms(tenantId: string, lines: readonly string[]): Promise<void>
 }
 
 /** Tenants. */
@@ -214,7 +223,7 @@ export interface Store extends ContentReader, TenantStore, ApiKeyStore, PreviewT
   transaction<T>(work: (tx: ContentWriter) => Promise<T>, options?: TransactionOptions): Promise<T>
 
   /**
-   * A number that changes whenever the tenant's categories, tags or content change, from any
+   * A number that changes whenever the tenant's categories, tags, content or synonyms change, from any
    * process. Response caches key on it. Must be cheap: it is called on every cached read.
    */
   revision(tenantId: string): Promise<number>

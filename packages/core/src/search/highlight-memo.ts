@@ -1,4 +1,5 @@
 import type { QueryTerm } from './query-terms.ts'
+import { synonymsKey } from './query-terms.ts'
 
 /** An item's highlights for one query's terms: its title marked, and its fragments. */
 export interface ItemHighlights {
@@ -39,7 +40,9 @@ const KEYS = new WeakMap<readonly QueryTerm[], string>()
 export function termsKey(terms: readonly QueryTerm[]): string {
   let key = KEYS.get(terms)
   if (key === undefined) {
-    key = terms.map((term) => (term.kind === 'word' ? `w${term.fuzzy}${term.term}\u0001${term.stem ?? ''}\u0001${term.joined ?? ''}` : `c${term.prefix ? 1 : 0}${term.text}\u0001${term.grams.join('\u0002')}`)).join('\u0000')
+    key = terms
+      .map((term) => (term.kind === 'word' ? `w${term.fuzzy}${term.term}\u0001${term.stem ?? ''}\u0001${term.joined ?? ''}` : `c${term.prefix ? 1 : 0}${term.text}\u0001${term.grams.join('\u0002')}`) + `\u0004${synonymsKey(term)}`)
+      .join('\u0000')
     KEYS.set(terms, key)
   }
   return key

@@ -14,10 +14,15 @@ import { phraseUnits, quotedSpans } from './phrase.ts'
  *   prefix of: `covid-19` finds `covid19`, and `covid19` finds `COVID-19` (indexed joined too).
  * - `cjk`: a run of CJK characters; matches when every one of its `grams` (bigrams, or the one
  *   character of a one-character run, matched as a prefix) is in the item: a phrase-like match.
+ *
+ * `synonyms` (the tenant's synonyms of the term, see `synonyms.ts`): alternatives the term may
+ * match instead, each a list of terms an item must all match, as typed but with neither typos
+ * nor other word forms (`fuzzy` 0, no `stem`), weighted `MATCH_WEIGHTS.synonym` times their
+ * own weights. Absent or empty: none. Synonym terms have no synonyms of their own (one step).
  */
 export type QueryTerm =
-  | { kind: 'word'; term: string; fuzzy: 0 | 1; stem: string | null; joined: string | null }
-  | { kind: 'cjk'; text: string; grams: string[]; prefix: boolean }
+  | { kind: 'word'; term: string; fuzzy: 0 | 1; stem: string | null; joined: string | null; synonyms?: readonly (readonly QueryTerm[])[] }
+  | { kind: 'cjk'; text: string; grams: string[]; prefix: boolean; synonyms?: readonly (readonly QueryTerm[])[] }
 
 /**
  * The most phrases a query holds: each one is checked in every candidate's text, and a query
@@ -30,11 +35,13 @@ export const FUZZY_MIN_LETTERS = 5
 
 /**
  * How much each kind of match of a query word counts (the ranking's second rule, see
- * `README`): the word as typed, then another form of its stem, then one typo, then a longer
- * word it begins. Typo and prefix weights shrink a little with the distance, never to the
- * next kind's: a search engine multiplies a posting's weight by them.
+ * `README`): the word as typed, then one of the tenant's synonyms of it, then another form of
+ * its stem, then one typo, then a longer word it begins. Typo and prefix weights shrink a
+ * little with the distance, never to the next kind's: a search engine multiplies a posting's
+ * weight by them. A synonym's own words are weighed by their kind of match times `synonym`
+ * (a synonym found as the beginning of a longer word: `synonym` × its prefix weight).
  */
-export const MATCH_WEIGHTS = { exact: 1, stem: 0.6, typo: 0.42, prefix: 0.375 } as const
+export const MATCH_WEIGHTS = { exact: 1, synonym: 0.8, stem: 0.6, typo: 0.42, prefix: 0.375 } as const
 
 /** The weight of a prefix match: `key` is `extra` characters longer than what it starts with. */
 export function prefixWeight(keyLength: number, extra: number): number {
@@ -132,6 +139,13 @@ export function wordMatchWeight(term: Extract<QueryTerm, { kind: 'word' }>, inde
   if (weight < MATCH_WEIGHTS.stem && term.stem !== null && stemMatches(term.stem, indexTerm)) weight = MATCH_WEIGHTS.stem
   if (weight < MATCH_WEIGHTS.typo && term.fuzzy > 0 && withinOneEdit(term.term, indexTerm)) weight = MATCH_WEIGHTS.typo
   return weight
+}
+
+/** A string naming a term's synonyms (equal strings, equal alternatives); empty when it has none. */
+export function synonymsKey(term: QueryTerm): string {
+  const synonyms = term.synonyms
+  if (synonyms === undefined || synonyms.length === 0) return ''
+  return synonyms.map((terms) => terms.map((t) => (t.kind === 'word' ? `w${t.term}\u0003${t.joined ?? ''}` : `c${t.prefix ? 1 : 0}${t.grams.join('\u0003')}`)).join('\u0002')).join('\u0001')
 }
 
 const STEMMABLE = /^[a-z]{3,}$/

@@ -16,6 +16,7 @@ import type { PreparedResult } from './result-json.ts'
 import { roundScore, searchReplyBytes } from './result-json.ts'
 import type { ParsedSearch } from './search-request.ts'
 import { parseSearchRequest } from './search-request.ts'
+import { highlightTermsOf, SynonymSets, synonymSetOf, withSynonyms } from './synonyms.ts'
 
 /** One item of a search reply (SPEC.md "Search result item"); see `SearchResultItemSchema`. */
 export type SearchResultItem = v.InferOutput<typeof SearchResultItemSchema>
@@ -37,11 +38,12 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
   const categories = await ctx.store.listCategories(tenantId)
   const request = parseSearchRequest(body, categories, { memo: ctx.memo })
   const now = ctx.clock.now()
+  const terms = request.terms.length === 0 ? request.terms : await withTenantSynonyms(ctx, tenantId, request.terms)
 
   let result: SearchResult = { total: 0, hits: [] }
-  if (request.terms.length > 0 && request.categoryVisible) {
+  if (terms.length > 0 && request.categoryVisible) {
     result = await engine.search(tenantId, {
-      terms: request.terms,
+      terms,
       excluded: request.excluded,
       phrases: request.phrases,
       now: isoAt(now),
@@ -58,7 +60,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
   const items: SearchResultItem[] = []
   const results: PreparedResult[] = []
   const scores: number[] = []
-  const key = termsKey(request.terms)
+  const key = termsKey(terms)
   const found = await foundItems(ctx, tenantId, result.hits.map((hit) => hit.id))
   for (let i = 0; i < result.hits.length; i++) {
     const hit = result.hits[i]
@@ -66,7 +68,7 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
     const category = item === undefined || item === null ? null : (byId.get(item.record.category_id) ?? null)
     // An item changed after the engine answered is left out rather than shown stale.
     if (hit === undefined || item === undefined || item === null || category === null || !isFoundItemVisible(item, category, now)) continue
-    const prepared = item.results.get(key, category, () => resultItem(item.record, category, hit.score, request.terms, item.source))
+    const prepared = item.results.get(key, category, () => resultItem(item.record, category, hit.score, terms, item.source))
     const score = roundScore(hit.score)
     // Hint: the same terms over the same index give the same score: then the remembered item is the reply's as it is.
     items.push(prepared.item.score === score ? prepared.item : { ...prepared.item, score })
@@ -75,6 +77,24 @@ export async function searchContents(ctx: Context, principal: Principal, body: u
   }
   const reply: SearchResponseBody = { items, pagination: pagination(request, result.total) }
   return { status: 200, body: reply, bytes: searchReplyBytes(results, scores, reply.pagination), cache: { kind: 'no-store' } }
+}
+
+// The synonym sets of each frontdesk (its context), dropped with it.
+const SYNONYMS = new WeakMap<Context, SynonymSets>()
+
+/**
+ * The query's terms with the tenant's synonyms (see `withSynonyms`): its set as of the tenant's
+ * current revision (kept per revision when `ctx.memo`; else read for every search).
+ */
+async function withTenantSynonyms(ctx: Context, tenantId: string, terms: QueryTerm[]): Promise<QueryTerm[]> {
+  if (!ctx.memo) return withSynonyms(terms, synonymSetOf(await ctx.store.getSynonyms(tenantId)))
+  let sets = SYNONYMS.get(ctx)
+  if (sets === undefined) {
+    sets = new SynonymSets()
+    SYNONYMS.set(ctx, sets)
+  }
+  // Hint: the revision first: a set read after it is at least as new as it says.
+  return sets.expand(tenantId, await ctx.store.revision(tenantId), terms, () => ctx.store.getSynonyms(tenantId))
 }
 
 // Hint: the store hands out the same categories array until they change: its map is made once.
@@ -146,7 +166,10 @@ export function resultItem(
       if (value !== undefined) customFields[`custom_${field.name}`] = value
     }
   }
-  const highlights = source.highlights.get(termsKey(terms), () => ({ title: highlightIn(source.title, terms), fragments: fragmentsIn(source.fragments, terms) }))
+  const highlights = source.highlights.get(termsKey(terms), () => {
+    const marked = highlightTermsOf(terms)
+    return { title: highlightIn(source.title, marked), fragments: fragmentsIn(source.fragments, marked) }
+  })
   return {
     id: record.id,
     title: record.title,

@@ -1,6 +1,7 @@
 import type { FieldValue } from '../model/category.ts'
 import type { FieldCondition, FieldOperators, SearchQuery, SearchSort } from '../port/search.ts'
 import type { QueryTerm } from './query-terms.ts'
+import { synonymsKey } from './query-terms.ts'
 
 /** Operators in the one order the key lists them. */
 const OPERATOR_ORDER = ['eq', 'gt', 'gte', 'lt', 'lte', 'in'] as const satisfies readonly (keyof FieldOperators)[]
@@ -30,7 +31,7 @@ export function searchQueryKey(query: SearchQuery): string {
 }
 
 function termKey(term: QueryTerm): unknown {
-  return term.kind === 'word' ? ['w', term.term, term.fuzzy, term.stem, term.joined] : ['c', term.text, term.grams, term.prefix]
+  return term.kind === 'word' ? ['w', term.term, term.fuzzy, term.stem, term.joined, synonymsKey(term)] : ['c', term.text, term.grams, term.prefix, synonymsKey(term)]
 }
 
 function conditionKey(condition: FieldCondition): unknown {

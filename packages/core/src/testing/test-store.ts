@@ -12,6 +12,7 @@ import { listSortingCases } from './cases/list-sorting.ts'
 import { recordCases } from './cases/records.ts'
 import { searchSourceCases } from './cases/search-source.ts'
 import { severalProcessCases } from './cases/several-processes.ts'
+import { synonymCases } from './cases/synonyms.ts'
 import { transactionCases } from './cases/transactions.ts'
 import { twoStoreCases } from './cases/two-stores.ts'
 import type { Store } from '../port/store.ts'
@@ -45,6 +46,7 @@ export function testStore<S extends Store>(name: string, open: OpenStore<S>, opt
     changeFeedCases(name, open)
     searchSourceCases(name, open)
     instanceSecretCases(name, open)
+    synonymCases(name, open, options)
     severalProcessCases(name, open, options)
     twoStoreCases(name, open, options)
     eventOutboxCases(name, open, options)

@@ -107,7 +107,26 @@ export class MergedTerms {
   merge(key: string, groups: readonly Alternative[][], postings: number, numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
     const remember = this.worthRemembering(postings)
     const list = mergeGroups(this.#index, groups, numberedDocs, remember ? null : eligible, scratch)
-    if (remember && list.length <= this.#maxMatches) {
+    if (remember) this.#keep(key, list)
+    return list
+  }
+
+  /**
+   * `merge` of a term that matches in several ways (itself, or one of its synonyms), each
+   * `choices` entry the groups of one: the documents matching any of them, with the sum of
+   * their scores in each (documents in the order they first came).
+   */
+  mergeAny(key: string, choices: readonly (readonly Alternative[][])[], postings: number, numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
+    const remember = this.worthRemembering(postings)
+    const lists = choices.map((groups) => mergeGroups(this.#index, groups, numberedDocs, remember ? null : eligible, scratch))
+    const list = lists.length === 1 && lists[0] !== undefined ? lists[0] : unionLists(lists, scratch)
+    if (remember) this.#keep(key, list)
+    return list
+  }
+
+  /** Remembers `list` under `key` if it fits, the least recently used dropped to make room. */
+  #keep(key: string, list: TermList): void {
+    if (list.length <= this.#maxMatches) {
       // The least recently used go first.
       for (const [oldKey, old] of this.#lists) {
         if (this.#remembered + list.length <= this.#maxMatches) break
@@ -117,8 +136,35 @@ export class MergedTerms {
       this.#lists.set(key, list)
       this.#remembered += list.length
     }
-    return list
   }
+}
+
+/** The documents of any of `lists`, each once, with the sum of its scores in them. */
+function unionLists(lists: readonly TermList[], scratch: DocScratch): TermList {
+  const hits = scratch.hits
+  const scores = scratch.scores
+  let candidates: Int32Array = scratch.docs
+  let count = 0
+  for (const list of lists) {
+    for (let i = 0; i < list.length; i++) {
+      const doc = list.docs[i] ?? 0
+      if (hits[doc] === 0) {
+        hits[doc] = 1
+        if (count === candidates.length) candidates = scratch.growDocs()
+        candidates[count++] = doc
+      }
+      scores[doc] = (scores[doc] ?? 0) + (list.scores[i] ?? 0)
+    }
+  }
+  const out: TermList = { docs: new Int32Array(count), scores: new Float64Array(count), length: count }
+  for (let i = 0; i < count; i++) {
+    const doc = candidates[i] ?? 0
+    out.docs[i] = doc
+    out.scores[i] = scores[doc] ?? 0
+    hits[doc] = 0
+    scores[doc] = 0
+  }
+  return out
 }
 
 /** The documents matching every group, with their summed scores; only eligible ones with `eligible`. */

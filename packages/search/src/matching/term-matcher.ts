@@ -1,4 +1,5 @@
 import type { QueryTerm } from '@frontdesk/core'
+import { MATCH_WEIGHTS, synonymsKey } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 import { WEIGHTS } from './inverted-index.ts'
 import type { TermList } from './merged-terms.ts'
@@ -239,6 +240,7 @@ export class TermMatcher {
    * only term, a list not worth remembering) the list holds only eligible documents.
    */
   #part(term: QueryTerm, numberedDocs: number, eligible: Eligibility | null): TermPart | null {
+    if (term.synonyms !== undefined && term.synonyms.length > 0) return this.#partWithSynonyms(term, term.synonyms, numberedDocs, eligible)
     const groups = this.#expansions.groupsOf(term)
     if (groups.length === 0) return null
     const only = groups[0]?.[0]
@@ -251,6 +253,39 @@ export class TermMatcher {
     sized.sort((a, b) => a.size - b.size)
     const postings = sized.reduce((n, g) => n + g.size, 0)
     const list = this.#merged.merge(key, sized.map((g) => g.group), postings, numberedDocs, eligible, this.#scratch)
+    return { alt: null, list, size: list.length }
+  }
+
+  /**
+   * `#part` of a term with synonyms (core's rule, `QueryTerm.synonyms`): the documents matching
+   * the term itself or every term of one of its synonyms, a synonym's matches weighted
+   * `MATCH_WEIGHTS.synonym` times their own; a document's score adds up every way it matched.
+   * Always merged into one list (remembered as any merged term is).
+   */
+  #partWithSynonyms(term: QueryTerm, synonyms: readonly (readonly QueryTerm[])[], numberedDocs: number, eligible: Eligibility | null): TermPart | null {
+    const key = `${termKey(term)}\u0005${synonymsKey(term)}`
+    const remembered = this.#merged.remembered(key)
+    if (remembered !== undefined) return { alt: null, list: remembered, size: remembered.length }
+    const choices: Alternative[][][] = []
+    const own = this.#expansions.groupsOf(term)
+    if (own.length > 0 && own.every((group) => group.length > 0)) choices.push(own)
+    for (const alternative of synonyms) {
+      const groups = alternative.flatMap((synonym) => this.#expansions.groupsOf(synonym))
+      if (groups.length === 0 || groups.some((group) => group.length === 0)) continue
+      choices.push(groups.map((group) => group.map((alt) => ({ id: alt.id, factor: alt.factor * MATCH_WEIGHTS.synonym }))))
+    }
+    if (choices.length === 0) return null
+    let postings = 0
+    const sized = choices.map((groups) =>
+      groups
+        .map((group) => ({ group, size: group.reduce((n, alt) => n + this.#index.postings(alt.id).length, 0) }))
+        .sort((a, b) => a.size - b.size)
+        .map((g) => {
+          postings += g.size
+          return g.group
+        }),
+    )
+    const list = this.#merged.mergeAny(key, sized, postings, numberedDocs, eligible, this.#scratch)
     return { alt: null, list, size: list.length }
   }
 

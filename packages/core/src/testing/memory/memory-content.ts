@@ -80,6 +80,10 @@ export class MemoryContent implements ContentWriter {
     return ofTenant(this.#read().inquiryCategories, tenantId).sort(bySortThenCode)
   }
 
+  async getSynonyms(tenantId: string): Promise<string[]> {
+    return [...(this.#read().synonyms.get(tenantId) ?? [])]
+  }
+
   async putCategory(record: CategoryRecord): Promise<void> {
     const { tables, draft } = this.#write()
     requireTenant(tables, record.tenant_id)
@@ -132,6 +136,14 @@ export class MemoryContent implements ContentWriter {
     }
     tables.inquiryCategories.set(rowKey(record.tenant_id, record.id), stored(record))
     draft.changed(record.tenant_id, null, record.id)
+  }
+
+  async replaceSynonyms(tenantId: string, lines: readonly string[]): Promise<void> {
+    const { tables, draft } = this.#write()
+    requireTenant(tables, tenantId)
+    if (lines.length === 0) tables.synonyms.delete(tenantId)
+    else tables.synonyms.set(tenantId, Object.freeze([...lines]))
+    draft.changed(tenantId, null, tenantId)
   }
 
   async appendEvents(events: readonly OutboxEvent[]): Promise<void> {

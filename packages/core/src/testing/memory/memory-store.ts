@@ -103,6 +103,9 @@ export class MemoryStore implements Store {
   listInquiryCategories(tenantId: string): Promise<InquiryCategoryRecord[]> {
     return this.#read(() => this.#content.listInquiryCategories(tenantId))
   }
+  getSynonyms(tenantId: string): Promise<string[]> {
+    return this.#read(() => this.#content.getSynonyms(tenantId))
+  }
 
   // ── tenants, API keys, preview tokens
 

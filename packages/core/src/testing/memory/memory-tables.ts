@@ -49,6 +49,8 @@ export interface MemoryTables {
   events: StoredEvent[]
   /** `scheduledThrough` by tenant id. */
   scheduledThrough: Map<string, string>
+  /** Each tenant's synonyms (lines, frozen) by tenant id. */
+  synonyms: Map<string, readonly string[]>
 }
 
 /** Empty tables. */
@@ -56,7 +58,7 @@ export function emptyTables(): MemoryTables {
   return {
     tenants: new Map(), revisions: new Map(), apiKeys: new Map(), previewTokens: new Map(), categories: new Map(),
     tags: new Map(), contents: new Map(), inquiryCategories: new Map(), inquiries: new Map(), idempotency: new Map(), secrets: new Map(),
-    events: [], scheduledThrough: new Map(),
+    events: [], scheduledThrough: new Map(), synonyms: new Map(),
   }
 }
 
@@ -68,6 +70,7 @@ export function copyTables(tables: MemoryTables): MemoryTables {
     contents: new Map(tables.contents), inquiryCategories: new Map(tables.inquiryCategories),
     inquiries: new Map(tables.inquiries), idempotency: new Map(tables.idempotency),
     secrets: new Map(tables.secrets), events: tables.events.slice(), scheduledThrough: new Map(tables.scheduledThrough),
+    synonyms: new Map(tables.synonyms),
   }
 }
 

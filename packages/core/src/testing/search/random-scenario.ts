@@ -4,6 +4,7 @@ import type { ContentRecord } from '../../model/content.ts'
 import type { TagRecord } from '../../model/tag.ts'
 import type { FieldCondition, FieldOperators, SearchQuery, SearchSort } from '../../port/search.ts'
 import { parseQuery } from '../../search/query-terms.ts'
+import { synonymSetOf, withSynonyms } from '../../search/synonyms.ts'
 import { aCategory, aContent, at } from '../fixtures.ts'
 
 /*
@@ -167,16 +168,37 @@ const narrowing = fc.record({
   filters: fc.oneof({ arbitrary: fc.constant<FieldCondition[]>([]), weight: 4 }, { arbitrary: fc.tuple(condition), weight: 2 }, { arbitrary: fc.tuple(condition, condition), weight: 1 }),
 })
 
+/**
+ * Synonym groups over the words above (`synonyms.ts`): two-way and one-way, English and
+ * Japanese, a multi-word and a compound synonym, a one-character CJK key, a loop.
+ */
+export const SYNONYM_LINES: readonly string[] = [
+  'harbour, lighthouse',
+  'office => relocation, オフィス',
+  'zebra => harbour lights',
+  '移転, relocation',
+  'mail => e-mail',
+  'cafe, コンピュータ',
+  'learned => migration',
+  'migration => learned',
+  '京 => 東京都',
+  'dont, email, ソフトウェア',
+]
+
 const search: fc.Arbitrary<RandomSearch> = fc
   .record({
     tenant: fc.constantFrom<0 | 1>(0, 0, 0, 1),
     words: fc.oneof({ arbitrary: fc.tuple(queryWord), weight: 3 }, { arbitrary: fc.array(queryWord, { minLength: 2, maxLength: 3 }), weight: 1 }),
+    synonyms: fc.oneof({ arbitrary: fc.constant<string[]>([]), weight: 1 }, { arbitrary: fc.subarray([...SYNONYM_LINES], { minLength: 1 }), weight: 2 }),
     narrowing,
     sort,
     from: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 30 })),
     size: fc.integer({ min: 1, max: 6 }),
   })
-  .map(({ tenant, words, narrowing: n, ...rest }): RandomSearch => ({ tenant, query: { ...parseQuery(words.join(' ')), ...n, ...rest } }))
+  .map(({ tenant, words, synonyms, narrowing: n, ...rest }): RandomSearch => {
+    const { terms, excluded } = parseQuery(words.join(' '))
+    return { tenant, query: { terms: withSynonyms(terms, synonymSetOf(synonyms)), excluded, ...n, ...rest } }
+  })
   .filter(({ query }) => query.terms.length > 0)
 
 /**

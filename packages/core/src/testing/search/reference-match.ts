@@ -2,7 +2,7 @@ import type { CategoryRecord } from '../../model/category.ts'
 import type { SearchSourceItem } from '../../port/search-source.ts'
 import { forEachIndexTerm } from '../../search/analyzer.ts'
 import type { QueryTerm } from '../../search/query-terms.ts'
-import { wordMatchWeight } from '../../search/query-terms.ts'
+import { MATCH_WEIGHTS, wordMatchWeight } from '../../search/query-terms.ts'
 import { stripHtml } from '../../search/strip-html.ts'
 
 /** The fields a search looks in (CONTRACT §5). */
@@ -58,7 +58,8 @@ export function referenceScore(item: SearchSourceItem, category: CategoryRecord 
  * compound joined, one edit away when fuzzy); a `cjk` term matches when each of its grams is
  * one of the item's CJK terms (a one-character term: a prefix of one). Terms need not match in
  * the same field. A term's score adds up each occurrence of what it matched times its field's
- * `REFERENCE_WEIGHTS` (for a word, also times the weight of its kind of match).
+ * `REFERENCE_WEIGHTS` (for a word, also times the weight of its kind of match). A term with
+ * synonyms also matches an item that matches every term of one of them (see `termScore`).
  */
 export function referenceTermScores(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number[] {
   if (terms.length === 0) return []
@@ -67,7 +68,20 @@ export function referenceTermScores(item: SearchSourceItem, category: CategoryRe
     forEachIndexTerm(text, (term, cjk) => void (cjk ? analysed.cjk : analysed.words).push(term))
     return analysed
   })
-  return terms.map((term) => (term.kind === 'word' ? wordScore(fields, term) : cjkScore(fields, term)))
+  return terms.map((term) => termScore(fields, term))
+}
+
+/**
+ * A term's score: its own matches, plus, for each of its synonyms (`QueryTerm.synonyms`) whose
+ * every term the item matches, `MATCH_WEIGHTS.synonym` times their scores.
+ */
+function termScore(fields: FieldTerms[], term: QueryTerm): number {
+  let score = term.kind === 'word' ? wordScore(fields, term) : cjkScore(fields, term)
+  for (const synonym of term.synonyms ?? []) {
+    const scores = synonym.map((t) => (t.kind === 'word' ? wordScore(fields, t) : cjkScore(fields, t)))
+    if (scores.length > 0 && scores.every((s) => s > 0)) score += MATCH_WEIGHTS.synonym * scores.reduce((sum, s) => sum + s, 0)
+  }
+  return score
 }
 
 function wordScore(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word' }>): number {

@@ -5,6 +5,7 @@ import { matchingCases } from './cases/matching.ts'
 import { narrowingCases } from './cases/narrowing.ts'
 import { orderingCases } from './cases/ordering.ts'
 import { snapshotCases } from './cases/snapshots.ts'
+import { synonymCases } from './cases/synonyms.ts'
 import { tenantCases } from './cases/tenants.ts'
 import { understandingCases } from './cases/understanding.ts'
 import { visibilityCases } from './cases/visibility.ts'
@@ -14,7 +15,7 @@ import { registerUnless } from '../skip-case.ts'
 /**
  * The search-port conformance suite: registers (and runs) uvu suites that check every rule of
  * `SearchPort` (CONTRACT §5) against an engine over a store, one fresh store and engine per
- * test: matching, what visitors type (word forms, compounds, Japanese variants, no dead ends), visibility and scheduling, tags and filters, sorts, pages and totals,
+ * test: matching, what visitors type (word forms, compounds, Japanese variants, no dead ends), synonyms, visibility and scheduling, tags and filters, sorts, pages and totals,
  * tenants, freshness (from another process: optional), restart from a snapshot (optional),
  * and a differential check against the brute-force reference (`createScanSearch`) over random
  * catalogues and sequences of operations. Every store and engine pairing runs it once.
@@ -33,6 +34,7 @@ export function testSearch<S extends Store>(name: string, pairing: SearchPairing
   registerUnless(pairing.unavailable, () => {
     matchingCases(name, pairing)
     understandingCases(name, pairing)
+    synonymCases(name, pairing)
     visibilityCases(name, pairing)
     narrowingCases(name, pairing)
     orderingCases(name, pairing)
