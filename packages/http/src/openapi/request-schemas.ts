@@ -97,7 +97,8 @@ const QUERY_DESCRIPTION = [
   '`-word` (after a space or at the start) leaves out the items having that word; a lone `-` and a `-` inside a word or inside quotes are plain text.',
   '`\"a phrase\"` finds only items holding those words side by side and in order in one field, each word whole and as written (after case, width and kana folding; no prefix, stem or typo); in Japanese the quoted characters must stand together.',
   'A phrase is required (no dead ends and `-` do not apply to it) and is looked for among the 1,000 newest visible items having its words; a quote left alone and `\"\"` are plain text.',
-  'Ranking: the most words matched, then by relevance, in which a word as typed counts more than another form of its stem, which counts more than a typo, which counts more than a prefix, and title matches most.',
+  'A word with synonyms in the tenant\'s synonym set (`frontdesk synonyms set`) also finds them, whole and as written.',
+  'Ranking: the most words matched, then by relevance, in which a word as typed counts more than a synonym, which counts more than another form of its stem, which counts more than a typo, which counts more than a prefix, and title matches most.',
 ].join(' ')
 /** What the search body's fields mean (the converter knows their shape, not their sense). */
 const SEARCH_DESCRIPTIONS: Record<string, string> = {
