@@ -57,6 +57,9 @@ const planted: Record<string, Planted> = {
   'English word forms ignored (no stems)': (_store, reference) => ({
     search: (tenantId, q) => reference.search(tenantId, { ...q, terms: q.terms.map((term) => (term.kind === 'word' ? { ...term, stem: null } : term)) }),
   }),
+  'synonyms ignored': (_store, reference) => ({
+    search: (tenantId, q) => reference.search(tenantId, { ...q, terms: q.terms.map(({ synonyms: _dropped, ...term }) => term) }),
+  }),
   'excluded words (-word) ignored': (_store, reference) => ({ search: (tenantId, q) => reference.search(tenantId, { ...q, excluded: [] }) }),
   'quoted phrases ignored (their words anywhere)': (_store, reference) => ({ search: (tenantId, q) => reference.search(tenantId, { ...q, phrases: [] }) }),
   'phrases matched in any order': (_store, reference) => ({

@@ -58,7 +58,7 @@ const queryWord = fc.oneof(
   // Other forms of the words, as the analyzer's rules find them.
   {
     arbitrary: fc.constantFrom('learning', 'migrating', 'lighting', 'covid19', 'covid-19', 'e-mail', 'e_mail', 'e.mail', 'プライバシー', 'コンピュータ', 'ソフトウェアエンジニア', 'エンジニア', 'こんぴゅーたー'),
-    weight: 4,
+    weight: 6,
   },
   // A phrase (`"a phrase"`): two words that may stand side by side in a text, a stretch of a Japanese word, or quotes that are plain text.
   { arbitrary: fc.tuple(fc.constantFrom(...PHRASE_WORDS), fc.constantFrom(...PHRASE_WORDS)).map(([a, b]) => `"${a} ${b}"`), weight: 2 },
@@ -196,8 +196,8 @@ const search: fc.Arbitrary<RandomSearch> = fc
     size: fc.integer({ min: 1, max: 6 }),
   })
   .map(({ tenant, words, synonyms, narrowing: n, ...rest }): RandomSearch => {
-    const { terms, excluded } = parseQuery(words.join(' '))
-    return { tenant, query: { terms: withSynonyms(terms, synonymSetOf(synonyms)), excluded, ...n, ...rest } }
+    const parsed = parseQuery(words.join(' '))
+    return { tenant, query: { ...parsed, terms: withSynonyms(parsed.terms, synonymSetOf(synonyms)), ...n, ...rest } }
   })
   .filter(({ query }) => query.terms.length > 0)
 
