@@ -53,6 +53,12 @@ export interface BenchOptions {
    */
   importItems: number | null
   /**
+   * After the small imports, leave the state of this many one-item imports (see
+   * `oneItemImports`) and time a start's first search again (`--imports-before-start N`,
+   * e.g. 10,000 with `--import-items 1000000`: not for CI). `0`: not.
+   */
+  importsBeforeStart: number
+  /**
    * Measure webhook delivery (`bench/webhooks.ts`) with a serve process of its own after the
    * scenarios (`--no-webhooks`: not). `--only webhooks` (or some of `WEBHOOK_MEASURES`) runs them.
    */
@@ -62,7 +68,7 @@ export interface BenchOptions {
 const HELP = `npm run bench -- [--items N] [--duration S] [--warmup S] [--connections N] [--runs N]
                  [--timeout S] [--keep] [--cpu-prof] [--only id,id] [--no-build] [--no-access-log]
                  [--no-fts] [--serve-flags "FLAGS"] [--node-flags "FLAGS"] [--workers N] [--store sqlite|postgres|postgres://URL|both]
-                 [--no-small-imports] [--import-items N] [--no-webhooks]`
+                 [--no-small-imports] [--import-items N] [--imports-before-start N] [--no-webhooks]`
 
 /** Load runs of a full run: 2 ceilings, 2 reply ceilings, 3 floors, 22 scenarios and 2 of them again, ~5 of the webhook measures. */
 const LOADS = 36
@@ -90,6 +96,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       store: { type: 'string' },
       'no-small-imports': { type: 'boolean' },
       'import-items': { type: 'string' },
+      'imports-before-start': { type: 'string' },
       'no-webhooks': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -135,5 +142,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     smallImports: values['no-small-imports'] !== true,
     webhooks: values['no-webhooks'] !== true,
     importItems: values['import-items'] === undefined ? null : Math.round(number('import-items', values['import-items'], items, 100, 10_000_000)),
+    importsBeforeStart: Math.round(number('imports-before-start', values['imports-before-start'], 0, 0, 1_000_000)),
   }
 }

@@ -117,6 +117,8 @@ export function formatReport(results: RunResults): string {
   if (small !== undefined) {
     out.push(`small imports into ${small.items} items, each a fresh \`frontdesk import\` process: ${small.runs.map(formatSmallImport).join('; ')}`)
     out.push(`start-up to a first correct search after small imports: ${formatStartUp(small.startUp.fresh)}; ${formatStartUp(small.startUp.behind)}`)
+    const after = small.afterImports
+    if (after !== undefined) out.push(`start-up after ${after.imports} more one-item imports (${fixed(after.seconds, 1)} s, ${JSON.stringify(after.outcomes)}): ${formatStartUp(after.startUp)}`)
   }
   if (results.webhooks !== undefined) out.push(...formatWebhooks(results.webhooks))
   if (serve !== undefined) {

@@ -387,7 +387,7 @@ async function bench(options: BenchOptions, results: RunResults, dir: string, db
       on = { db, searchDir: join(dir, 'imports.search'), items: options.importItems, dataset: other.dataset }
     }
     log(`small imports into ${on.items} items, each a fresh frontdesk import process…`)
-    results.smallImports = measureSmallImports({ ...on, dir, rounds: 3, log })
+    results.smallImports = await measureSmallImports({ ...on, dir, rounds: 3, importsBeforeStart: options.importsBeforeStart, log })
   }
 }
 

@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_REBUILD_THRESHOLD } from '@frontdesk/search'
 import type { Dataset } from './dataset.ts'
+import type { OneItemImports } from './start-after-imports.ts'
+import { oneItemImports } from './start-after-imports.ts'
 import { TENANT } from './seed.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -25,6 +27,8 @@ export interface SmallImports {
   runs: SmallImportRun[]
   /** A fresh process's first correct search: right after a snapshot was written, and with the snapshot the most changes behind an import leaves it. */
   startUp: { fresh: StartUp; behind: StartUp }
+  /** With `importsBeforeStart`: the one-item imports made (see `oneItemImports`), and a start after them. */
+  afterImports?: OneItemImports & { startUp: StartUp }
 }
 
 /** A start's time to its first correct search, from a fresh process's start (`micro/first-search.child.ts`, TypeScript loaded by tsx). */
@@ -32,8 +36,10 @@ export interface StartUp {
   seconds: number
   /** How the index was made: `snapshot` or `store`, and the items. */
   source: string
-  /** Changes of the feed the start replayed after the snapshot. */
+  /** Changes of the feed the start replayed after the snapshot (and its delta). */
   behind: number
+  /** Items of the snapshot's delta the start indexed again. */
+  deltaItems: number
 }
 
 /**
@@ -43,9 +49,11 @@ export interface StartUp {
  * items, then the one-item file again (unchanged: the floor of a process that imports
  * nothing). Then a start's first search, once right after the snapshot was written and once
  * with the snapshot as far behind as imports leave it (`DEFAULT_REBUILD_THRESHOLD` changes).
+ * With `importsBeforeStart`, then the state of that many one-item imports (`oneItemImports`:
+ * deltas written as imports write them) and a start's first search after them.
  * Changes the tenant: run it last.
  */
-export function measureSmallImports(options: { db: string; searchDir: string; dir: string; dataset: Dataset; items: number; rounds: number; log: (line: string) => void }): SmallImports {
+export async function measureSmallImports(options: { db: string; searchDir: string; dir: string; dataset: Dataset; items: number; rounds: number; importsBeforeStart?: number; log: (line: string) => void }): Promise<SmallImports> {
   const { db, searchDir, dir, dataset, rounds, log } = options
   const contents = [...dataset.records()].map((item) => item.record as Record<string, unknown>).filter((record) => record['kind'] === 'content')
   let edits = 0
@@ -55,7 +63,9 @@ export function measureSmallImports(options: { db: string; searchDir: string; di
     writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''))
     return path
   }
-  const cli = (args: string[]) => timed(db, searchDir, dir, args)
+  const cli = (args: string[], env: Record<string, string> = {}) => timed(db, searchDir, dir, args, env)
+  // Hint: past the 2,000 changes and with no room for a delta: the snapshot itself is written, so that the next start has nothing to catch up.
+  const compact = () => cli(importing(file('compact.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD + 1).map(edited))), { FRONTDESK_SEARCH_DELTA_ITEMS: '0' })
   const runs: SmallImportRun[] = []
   const measure = (label: string, make: (round: number) => string[]) => {
     const each = Array.from({ length: rounds }, (_, round) => cli(make(round)))
@@ -66,22 +76,28 @@ export function measureSmallImports(options: { db: string; searchDir: string; di
   const importing = (path: string) => ['import', path, '--tenant', TENANT, '--json']
   const startUp = (): StartUp => {
     const out = execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(ROOT, 'bench/micro/first-search.child.ts'), db, searchDir, TENANT], { encoding: 'utf8', cwd: ROOT })
-    const answer = JSON.parse(out) as { source: string; behind: number; ms: number }
-    return { seconds: answer.ms / 1000, source: answer.source, behind: answer.behind }
+    const answer = JSON.parse(out) as { source: string; behind: number; deltaItems: number; ms: number }
+    return { seconds: answer.ms / 1000, source: answer.source, behind: answer.behind, deltaItems: answer.deltaItems }
   }
   // Hint: written now, so that every run starts from an up-to-date snapshot (serve saves it on stop, but not a PostgreSQL bench's restart).
-  cli(importing(file('compact.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD + 1).map(edited))))
+  compact()
   measure('1 edited item', (round) => importing(file(`edit-${round}.ndjson`, [edited(contents[5])])))
   measure('1 created item', (round) => importing(file(`new-${round}.ndjson`, [{ ...contents[6], id: undefined, slug: `bench-new-${round}`, title: `A new item ${round}` }])))
   measure('1 deleted item', (round) => ['content', 'delete', String(contents[100 + round]?.['id']), '--tenant', TENANT])
   measure('1,000 edited items', (round) => importing(file(`thousand-${round}.ndjson`, contents.slice(1000 * (round + 1), 1000 * (round + 2)).map(edited))))
   measure('1 item unchanged', () => importing(join(dir, `edit-${rounds - 1}.ndjson`)))
-  cli(importing(file('compact.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD + 1).map(edited))))
+  compact()
   const fresh = startUp()
   cli(importing(file('behind.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD).map(edited))))
   const behind = startUp()
   log(`  start-up to a first search: ${formatStartUp(fresh)}; ${formatStartUp(behind)}`)
-  return { items: options.items, runs, startUp: { fresh, behind } }
+  const count = options.importsBeforeStart ?? 0
+  if (count === 0) return { items: options.items, runs, startUp: { fresh, behind } }
+  log(`  ${count} one-item imports, then a start…`)
+  const done = await oneItemImports({ db, searchDir, dataset, count, log })
+  const after = startUp()
+  log(`  ${done.imports} one-item imports in ${done.seconds.toFixed(1)} s (${JSON.stringify(done.outcomes)}); start-up to a first search: ${formatStartUp(after)}`)
+  return { items: options.items, runs, startUp: { fresh, behind }, afterImports: { ...done, startUp: after } }
 }
 
 /** One line of a small import's figures. */
@@ -91,16 +107,16 @@ export function formatSmallImport(run: SmallImportRun): string {
 
 /** A start's figures. */
 export function formatStartUp(start: StartUp): string {
-  return `${start.seconds.toFixed(2)} s (${start.source}, ${start.behind} changes replayed)`
+  return `${start.seconds.toFixed(2)} s (${start.source}, ${start.deltaItems === 0 ? '' : `a delta of ${start.deltaItems} items and `}${start.behind} changes replayed)`
 }
 
 /** One `frontdesk` command in a fresh process of the built CLI: its wall time and peak RSS (under GNU time when there is one). */
-function timed(db: string, searchDir: string, dir: string, args: string[]): { seconds: number; peakRssBytes: number | null } {
+function timed(db: string, searchDir: string, dir: string, args: string[], env: Record<string, string> = {}): { seconds: number; peakRssBytes: number | null } {
   const command = [join(ROOT, 'packages/cli/bin/frontdesk.js'), '--db', db, '--search-dir', searchDir, ...args]
   const stats = join(dir, 'time.txt')
   const gnu = existsSync(GNU_TIME)
   const started = performance.now()
-  execFileSync(gnu ? GNU_TIME : process.execPath, gnu ? ['-o', stats, '-f', '%M', process.execPath, ...command] : command, { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync(gnu ? GNU_TIME : process.execPath, gnu ? ['-o', stats, '-f', '%M', process.execPath, ...command] : command, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } })
   const seconds = (performance.now() - started) / 1000
   const kb = gnu ? Number(readFileSync(stats, 'utf8').trim().split('\n').at(-1)) : Number.NaN
   return { seconds, peakRssBytes: Number.isFinite(kb) ? kb * 1024 : null }

@@ -25,7 +25,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 try {
   const seeded = await seed(db, items, log, searchDir)
   await seeded.store.close()
-  const measured = measureSmallImports({ db, searchDir, dir, dataset: seeded.dataset, items, rounds, log })
+  const measured = await measureSmallImports({ db, searchDir, dir, dataset: seeded.dataset, items, rounds, log })
   process.stdout.write(`${items} items, ${db.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}; import ${Math.round(items / seeded.importSeconds)} items/s\n`)
   for (const run of measured.runs) process.stdout.write(`${formatSmallImport(run)}\n`)
   process.stdout.write(`start-up: ${formatStartUp(measured.startUp.fresh)}; ${formatStartUp(measured.startUp.behind)}\n`)

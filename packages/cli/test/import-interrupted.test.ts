@@ -109,18 +109,20 @@ async function startAndCompare(db: string, searchDir: string): Promise<SearchBui
   }
 }
 
-test('kill -9 during an import: all or nothing in the database, a whole snapshot or the previous one, leftovers removed by the next write', async ({ dir, db, searchDir }) => {
+test('kill -9 during an import: all or nothing in the database, a whole snapshot and delta or the previous ones, leftovers removed by the next write', async ({ dir, db, searchDir }) => {
   const args = ['--db', db, '--search-dir', searchDir]
   assert.is((await frontdesk([...args, 'tenant', 'create', 'acme'], {})).code, 0)
   const first = await frontdesk([...args, 'import', items(dir, 0), '--tenant', 'acme'], {})
   assert.is(first.code, 0, first.stderr)
-  // Hint: an import that rewrites the snapshot every time (the window a kill must not break), and one that leaves it.
-  const rewrite = { FRONTDESK_SEARCH_CATCH_UP: '0' }
+  // Hint: an import that rewrites the snapshot every time, one that writes its delta every time (the windows a kill must not break), and one that leaves both.
+  const rewrite = { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_DELTA_ITEMS: '0' }
+  const delta = { FRONTDESK_SEARCH_CATCH_UP: '0' }
+  const modes = [rewrite, {}, delta, rewrite, delta]
   const timings = [60, 300, 550, 800, 1100]
   let killed = 0
   for (const [k, ms] of timings.entries()) {
     const version = k + 1
-    const result = await frontdesk([...args, 'import', items(dir, version), '--tenant', 'acme'], k % 2 === 0 ? rewrite : {}, ms)
+    const result = await frontdesk([...args, 'import', items(dir, version), '--tenant', 'acme'], modes[k] ?? {}, ms)
     if (result.code === null) killed++
     else assert.is(result.code, 0, result.stderr)
     const versions = await versionsIn(db)
@@ -129,10 +131,15 @@ test('kill -9 during an import: all or nothing in the database, a whole snapshot
     assert.is(build?.source, 'snapshot', `killed after ${ms} ms: the snapshot left is usable`)
   }
   assert.ok(killed > 0, 'some imports were killed before they ended')
-  const last = await frontdesk([...args, 'import', items(dir, 9), '--tenant', 'acme'], rewrite)
-  assert.is(last.code, 0, last.stderr)
-  assert.equal(readdirSync(searchDir), [readdirSync(searchDir).find((name) => name.endsWith('.index'))], 'only the snapshot is left')
+  // The next writes of the snapshot and of its delta remove what killed writes of each left.
+  for (const [version, env] of [[8, rewrite], [9, delta]] as const) {
+    const last = await frontdesk([...args, 'import', items(dir, version), '--tenant', 'acme'], env)
+    assert.is(last.code, 0, last.stderr)
+  }
+  assert.equal(readdirSync(searchDir).filter((name) => !name.endsWith('.index')), [], 'no temporary file is left')
+  assert.is(readdirSync(searchDir).length, 2, 'the snapshot and its delta')
   assert.equal([...(await versionsIn(db))], ['v9'])
+  assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
 })
 
 test('an import refused by a full disk: the database and the snapshot as they were, one error line, and the next import applies', async ({ dir, db, searchDir }) => {

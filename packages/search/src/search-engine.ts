@@ -5,6 +5,7 @@ import { phraseChecker, phraseTexts } from '@frontdesk/core'
 import { buildTenantIndex } from './build/bulk-build.ts'
 import { memoByDefault } from './memo-switch.ts'
 import { decodeSnapshot, encodeSnapshot } from './snapshots/snapshot-codec.ts'
+import { decodeDelta, deltaName } from './snapshots/snapshot-delta.ts'
 import { applyChanges } from './tenant/apply-changes.ts'
 import { TenantSearchIndex } from './tenant/tenant-index.ts'
 
@@ -331,7 +332,8 @@ export class SearchEngine implements SearchPort {
   }
 
   /**
-   * The tenant's snapshot, caught up with the feed; else why not (see `SearchBuildInfo.snapshot`):
+   * The tenant's snapshot, its delta applied when it has one (see `SnapshotDelta`), caught up
+   * with the feed; else why not (see `SearchBuildInfo.snapshot`):
    * none, none usable, or so far behind (more than `rebuildThreshold` changes) that reading
    * the store is faster than indexing the changed items one by one.
    */
@@ -341,15 +343,23 @@ export class SearchEngine implements SearchPort {
     if (bytes === null) return 'none'
     const file = decodeSnapshot(bytes)
     if (file === null) return 'unusable'
-    const batch = await this.#store.readChanges(file.position, this.#rebuildThreshold + 1, tenantId)
+    // Hint: only a delta made over this very snapshot; one left beside a snapshot written since is not (see `SnapshotDelta`).
+    const deltaBytes = await this.#snapshots.read(deltaName(tenantId)).catch(() => null)
+    const delta = deltaBytes === null ? null : decodeDelta(deltaBytes, tenantId, file.position)
+    const batch = await this.#store.readChanges(delta?.position ?? file.position, this.#rebuildThreshold + 1, tenantId)
     if (batch === null || batch.more) return 'behind'
     let index: TenantSearchIndex
     try {
-      index = new TenantSearchIndex(file.tenant.categories, file.tenant, { memo: this.#memo })
+      index = new TenantSearchIndex(delta?.categories ?? file.tenant.categories, file.tenant, { memo: this.#memo })
+      if (delta !== null) {
+        for (const id of delta.removed) index.remove(id)
+        for (const record of delta.records) index.upsert(record)
+      }
     } catch {
       return 'unusable'
     }
-    if (batch.changes.length === 0) return { index, position: file.position, checked: current, unsaved: false, failedAt: null }
+    // Hint: restored with a delta, it is unsaved: a server writes the merged snapshot (on stop, or now and then), which a later import starts a delta from.
+    if (batch.changes.length === 0) return { index, position: delta?.position ?? file.position, checked: current, unsaved: delta !== null, failedAt: null }
     await applyChanges(index, this.#store, tenantId, batch.changes, this.#pageSize)
     return { index, position: batch.position, checked: current, unsaved: true, failedAt: null }
   }

@@ -18,8 +18,10 @@ import { openStore } from '../session.ts'
  * built once from the data of that moment answers — hits, order, totals, highlights. A
  * restart either closes its engine (a server saving the snapshot it caught up) or drops it (a
  * server killed: nothing saved). The imports leave their snapshot behind up to a random limit
- * (`FRONTDESK_SEARCH_CATCH_UP`), so that both the path that writes nothing and the one that
- * rewrites the snapshot run. Each sequence in a tenant of its own, on SQLite and PostgreSQL.
+ * (`FRONTDESK_SEARCH_CATCH_UP`), and beyond it write a delta of at most a random number of
+ * items (`FRONTDESK_SEARCH_DELTA_ITEMS`), so that the paths that write nothing, that write a
+ * delta over a delta, and that rewrite the snapshot all run, with restarts that merge the delta
+ * (saving) or not between them. Each sequence in a tenant of its own, on SQLite and PostgreSQL.
  */
 
 type Fixture = ReturnType<typeof cliFixture>
@@ -84,7 +86,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('import' as const), slugs: fc.oneof(fc.array(fc.nat(SLUGS - 1), { minLength: 1, maxLength: 2 }), fc.array(fc.nat(SLUGS - 1), { minLength: 3, maxLength: 30 })), version: fc.nat(9) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('categories' as const), state: fc.nat(5) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tags' as const), state: fc.nat(5) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), slug: fc.nat(SLUGS - 1) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), slug: fc.nat(SLUGS - 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restart' as const), save: fc.boolean(), hours: fc.nat(3) }) },
 )
 
@@ -118,9 +120,9 @@ async function answers(store: Store, search: SearchEngine, tenantId: string, now
 test('random sequences: every restart restores what the imports left and answers as a fresh index', async ({ f }) => {
   let run = 0
   await assertWithCause(
-    fc.asyncProperty(fc.array(stepArb, { minLength: 2, maxLength: 8 }), fc.constantFrom('0', '3', '10', ''), async (steps, catchUp) => {
+    fc.asyncProperty(fc.array(stepArb, { minLength: 2, maxLength: 10 }), fc.constantFrom('0', '1', '3', '10', ''), fc.constantFrom('', '8', '40'), async (steps, catchUp, deltaItems) => {
       const code = `t${++run}`
-      const vars: Record<string, string> = catchUp === '' ? {} : { FRONTDESK_SEARCH_CATCH_UP: catchUp }
+      const vars: Record<string, string> = { ...(catchUp === '' ? {} : { FRONTDESK_SEARCH_CATCH_UP: catchUp }), ...(deltaItems === '' ? {} : { FRONTDESK_SEARCH_DELTA_ITEMS: deltaItems }) }
       assert.is((await f.run(['tenant', 'create', code])).code, 0)
       const first = await f.run(['import', '-', '--tenant', code], { stdin: categories(0) + tags([], 0) + item(0, 0) + item(1, 0) + item(2, 0), vars })
       assert.is(first.code, 0, first.stderr)

@@ -100,7 +100,7 @@ export async function importFile(session: Pick<Session, 'ctx' | 'searchDir'>, fi
   } finally {
     progress.done()
   }
-  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, catchUpLimitOf(env))
+  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, catchUpLimitOf(env), wholeNumberOf(env, 'FRONTDESK_SEARCH_DELTA_ITEMS'))
   else await indexing?.abandon()
   printSummary(env.stdout, options, summary)
   return summary
@@ -127,7 +127,12 @@ async function indexAlongside(ctx: Context, tenantCode: string, searchDir: strin
  * a start replays at most that many. `undefined`: the default.
  */
 function catchUpLimitOf(env: CliEnv): number | undefined {
-  const given = env.vars['FRONTDESK_SEARCH_CATCH_UP']
+  return wholeNumberOf(env, 'FRONTDESK_SEARCH_CATCH_UP')
+}
+
+/** A whole number of the environment (`FRONTDESK_SEARCH_DELTA_ITEMS`: the most items a snapshot's delta holds); `undefined` when absent or not one. */
+function wholeNumberOf(env: CliEnv, name: string): number | undefined {
+  const given = env.vars[name]
   if (given === undefined || !/^\d+$/.test(given)) return undefined
   return Number(given)
 }
@@ -142,14 +147,15 @@ function changesSearch(summary: ImportSummary): boolean {
  * next `serve` start restores it instead of indexing every item. With `indexing` (a first
  * import, its items analysed on a worker thread while it wrote them, see
  * `indexWhileImporting`) that snapshot is written. Else the snapshot is left as it is when it
- * is at most `catchUpLimit` changes behind the change feed (a start replays those), and
- * written again only beyond (see `snapshotAfterImport` of `@frontdesk/search`): a small import
- * costs what it changes, not what the tenant holds. Writes only after the commit, so a failed
+ * is at most `catchUpLimit` changes behind the change feed (a start replays those); beyond,
+ * the items changed since it are written as its delta (at most `deltaItems`), and only beyond
+ * that is the snapshot written again (see `snapshotAfterImport` of `@frontdesk/search`): a
+ * small import costs what it changes, not what the tenant holds. Writes only after the commit, so a failed
  * or dry-run import never leaves a snapshot behind. The import has succeeded by then: a
  * snapshot that cannot be written (read-only directory, full disk) or an index that cannot be
  * built is a warning on stderr, and `serve` builds the index on its next start instead.
  */
-export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searchDir: string, env: CliEnv, indexing: ImportIndexing | null = null, catchUpLimit?: number): Promise<boolean> {
+export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searchDir: string, env: CliEnv, indexing: ImportIndexing | null = null, catchUpLimit?: number, deltaItems?: number): Promise<boolean> {
   const { directorySnapshots, snapshotAfterImport } = await import('@frontdesk/search')
   const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not saved (${why}); \`frontdesk serve\` will build the index on its next start\n`)
   // Hint: indexed while the import wrote; 'unused' (not applicable, or failed) falls back to the build below.
@@ -165,7 +171,7 @@ export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searc
   try {
     const tenant = await ctx.store.getTenantByCode(tenantCode)
     if (tenant === null) return false
-    const saved = await snapshotAfterImport(ctx.store, directorySnapshots(searchDir), tenant.id, catchUpLimit === undefined ? {} : { catchUpLimit })
+    const saved = await snapshotAfterImport(ctx.store, directorySnapshots(searchDir), tenant.id, { ...(catchUpLimit === undefined ? {} : { catchUpLimit }), ...(deltaItems === undefined ? {} : { deltaItems }) })
     if (saved === 'unwritable') warn(`cannot write to ${searchDir}`)
     return saved !== 'unwritable'
   } catch (error) {

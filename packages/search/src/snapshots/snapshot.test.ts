@@ -244,11 +244,12 @@ function counted(dir: string): SnapshotStore & { reads: number; writes: number }
   return store
 }
 
-test('after an import, a snapshot a few changes behind is left as it is (only its lead is read); beyond the limit it is written again', async (ctx) => {
+test('after an import, a snapshot a few changes behind is left as it is (only its lead is read); beyond the limit a delta is written, the snapshot kept', async (ctx) => {
   const first = open(ctx)
   await first.saveSnapshot('t1')
   await first.close()
   const snapshots = counted(ctx.snapshots)
+  const base = readFileSync(join(ctx.snapshots, 't1.index'))
   assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 0 })
   const edit = (n: number) => ctx.store.transaction(async (tx) => {
     await tx.putContent(aContent('t1', `c${n}`, 'news', { title: `Lighthouse lens ${n}` }))
@@ -261,14 +262,69 @@ test('after an import, a snapshot a few changes behind is left as it is (only it
   assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 3 })
   await edit(6)
   assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 4 }, 'counted up to the limit + 1')
-  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'saved')
-  assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 6, changes: 0 })
-  // A start restores either: caught up from the feed, or as written.
-  await edit(7)
+  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'delta')
+  assert.equal([snapshots.reads, snapshots.writes], [0, 1], 'only the delta is written; the snapshot is not read whole')
+  assert.ok(readFileSync(join(ctx.snapshots, 't1.index')).equals(base), 'the snapshot is left as it was')
+  // A delete and a few more edits: the next delta holds the old one's items and the new ones.
+  await ctx.store.transaction(async (tx) => {
+    await tx.deleteContent('t1', 'c2')
+  })
+  for (let n = 7; n <= 9; n++) await edit(n)
+  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'delta')
+  await edit(10)
   assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'behind')
-  const server = open(ctx)
-  assert.equal(await ids(server, 'lens'), ['c3', 'c4', 'c5', 'c6', 'c7'])
+  // A start restores the snapshot, the delta over it and the change after it; it does not touch the store's other items.
+  const server = open(ctx, ctx.store, { snapshots: { read: (name) => directorySnapshots(ctx.snapshots).read(name), write: async () => false } })
+  assert.equal(await ids(server, 'lens'), ['c10', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9'])
+  assert.equal(await ids(server, 'museum'), [], 'removed by the delta')
   assert.equal(ctx.builds.map((b) => b.source), ['store', 'snapshot'])
+  await server.close()
+  // A delta that would hold more items than allowed: the snapshot is written again, and the old delta, made over the old snapshot, is never applied.
+  for (let n = 11; n <= 14; n++) await edit(n)
+  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3, deltaItems: 5 }), 'saved')
+  assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 13, changes: 0 })
+  await edit(15)
+  const again = open(ctx)
+  assert.is((await again.search('t1', q('lens'))).total, 13)
+  assert.equal(await ids(again, 'keeper'), ['c1'])
+  assert.equal(ctx.builds.at(-1)?.source, 'snapshot')
+  await again.close()
+})
+
+test('a delta of another tenant, snapshot or version, or a damaged one, is never applied', async (ctx) => {
+  const first = open(ctx)
+  await first.saveSnapshot('t1')
+  await first.close()
+  for (let n = 3; n <= 6; n++) {
+    await ctx.store.transaction(async (tx) => {
+      await tx.putContent(aContent('t1', `c${n}`, 'news', { title: `Lighthouse lens ${n}` }))
+    })
+  }
+  assert.is(await snapshotAfterImport(ctx.store, directorySnapshots(ctx.snapshots), 't1', { catchUpLimit: 2 }), 'delta')
+  const file = join(ctx.snapshots, 't1-delta.index')
+  const good = readFileSync(file)
+  const lead = good.subarray(0, 300).toString('latin1')
+  const damaged: Buffer[] = []
+  for (const [from, to] of [['"format":', '"format":9'], ['"analyzer":', '"analyzer":9'], ['"tenantId":"t1"', '"tenantId":"t2"'], ['"base":"', '"base":"9'], ['FDSD', 'FDSL']] as const) {
+    const at = lead.indexOf(from)
+    assert.ok(at >= 0, from)
+    const bad = Buffer.from(good)
+    bad.write(to, at, 'latin1')
+    damaged.push(bad)
+  }
+  damaged.push(good.subarray(0, good.length - 10))
+  // A delta that is not applied leaves more changes to replay than the start allows (2): it builds from the store, and answers right.
+  for (const bad of damaged) {
+    writeFileSync(file, bad)
+    const server = open(ctx, ctx.store, { rebuildThreshold: 2, snapshots: { read: (name) => directorySnapshots(ctx.snapshots).read(name), write: async () => false } })
+    assert.equal(await ids(server, 'lens'), ['c3', 'c4', 'c5', 'c6'])
+    assert.is(ctx.builds.at(-1)?.source, 'store')
+    await server.close()
+  }
+  writeFileSync(file, good)
+  const server = open(ctx, ctx.store, { rebuildThreshold: 2, snapshots: { read: (name) => directorySnapshots(ctx.snapshots).read(name), write: async () => false } })
+  assert.equal(await ids(server, 'lens'), ['c3', 'c4', 'c5', 'c6'])
+  assert.is(ctx.builds.at(-1)?.source, 'snapshot')
   await server.close()
 })
 
