@@ -3,7 +3,7 @@ import type {
   ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim, IdempotencyClaimTerms,
   InquiryCategoryRecord, InquiryRecord, InquiryStatus, OutboxEvent, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
   StoredEvent, StoredResponse, TagRecord, Tenant, TransactionOptions, WebhookAttemptRecord, WebhookEndpointPatch,
-  WebhookEndpointRecord, WebhookLease, WebhookStore,
+  WebhookEndpointRecord, WebhookLease, WebhookReplayLease, WebhookReplayRecord, WebhookStore,
 } from '@frontdesk/core'
 import { memoByDefault } from '@frontdesk/core'
 import { toStorageError, withBusyRetry } from './connection/busy-retry.ts'
@@ -23,8 +23,8 @@ import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, select
 import { currentPosition, readChanges } from './records/change-feed.ts'
 import { insertEvents, selectEvent, selectEvents, selectLastEventSeq, selectNewestPublications } from './records/events.ts'
 import {
-  deleteEndpoint, finishAttempt, hasHistoryToPrune, insertAttempt, insertEndpoint, leaseEndpoint, pruneHistory, selectAttempts, selectDueEndpoint, selectEndpoint, selectEndpoints,
-  updateEndpoint,
+  deleteEndpoint, finishAttempts, finishReplay, hasHistoryToPrune, insertEndpoint, insertReplays, leaseEndpoint, leaseReplay, pruneHistory, selectAttempts,
+  selectDueEndpoint, selectDueReplay, selectEndpoint, selectEndpoints, updateEndpoint,
 } from './records/webhooks.ts'
 import { pruneChangeLog } from './records/change-log.ts'
 import { countContents, selectSearchItems } from './records/search-items.ts'
@@ -148,9 +148,17 @@ export class SqliteStore implements Store {
       return this.#write(() => leaseEndpoint(this.#writer, due, owner, now, until, limit), 'normal')
     },
     // Hint: at NORMAL (survives kill -9, not power loss): a lost cursor move only sends an event again, with the same webhook-id.
-    finishWebhookAttempt: (endpointId: string, owner: string, attempt: WebhookAttemptRecord | null, patch: WebhookEndpointPatch, release: boolean) =>
-      this.#write(() => finishAttempt(this.#writer, endpointId, owner, attempt, patch, release), 'normal'),
-    recordWebhookAttempt: (attempt: WebhookAttemptRecord) => this.#write(() => insertAttempt(this.#writer, attempt)),
+    finishWebhookAttempts: (endpointId: string, owner: string, attempts: readonly WebhookAttemptRecord[], patch: WebhookEndpointPatch, release: boolean) =>
+      this.#write(() => finishAttempts(this.#writer, endpointId, owner, attempts, patch, release), 'normal'),
+    queueWebhookReplays: (replays: readonly WebhookReplayRecord[]) => this.#write(() => insertReplays(this.#writer, replays)),
+    leaseWebhookReplay: async (owner: string, now: string, until: string): Promise<WebhookReplayLease | null> => {
+      // Hint: read first, as endpoints' leases do.
+      const due = await this.#read(() => selectDueReplay(this.#reader, now))
+      if (due === null) return null
+      return this.#write(() => leaseReplay(this.#writer, due, owner, now, until), 'normal')
+    },
+    finishWebhookReplay: (id: number, owner: string, attempt: WebhookAttemptRecord | null, next: { attempts: number; next_attempt_at: string } | null) =>
+      this.#write(() => finishReplay(this.#writer, id, owner, attempt, next)),
     listWebhookAttempts: (tenantId: string, options: { endpointId?: string; limit: number }) => this.#read(() => selectAttempts(this.#reader, tenantId, options)),
     pruneWebhookHistory: async (tenantId: string, before: string, limit: number): Promise<number> => {
       // Hint: read first, as leases do: a pass with nothing to prune takes no write lock.

@@ -18,11 +18,13 @@ import { startReceiver, verified } from './util/webhook-receiver.ts'
  * process holding the endpoint's lease is killed with SIGKILL while its delivery hangs. Every event
  * must arrive (verified by `standardwebhooks`), each first receipt in commit order;
  * duplicates (a delivery cut by the kill, retried after its lease) are counted and reported.
+ * Then a replay queued by `webhook replay` fails once and is retried by the process left after
+ * another is killed.
  */
 
 const test = suite(titled('webhooks delivered by several serve processes', import.meta.url))
 
-test('three processes, one killed with SIGKILL mid-delivery: every event arrives, in commit order, signed', async () => {
+test('three processes, one killed with SIGKILL mid-delivery: every event arrives, in commit order, signed; a replay is retried across another kill', async () => {
   buildCli()
   const f = await cliFixtureFor(import.meta.url)
   // Hint: PostgreSQL has no file to keep the sealing key beside; every process gets the same one.
@@ -101,6 +103,21 @@ test('three processes, one killed with SIGKILL mid-delivery: every event arrives
     assert.equal([...types].sort(), ['content.deleted', 'content.published', 'content.unpublished', 'inquiry.created'])
     const logged = survivors.flatMap((server) => server.lines()).filter((line) => line['log'] === 'webhook')
     assert.ok(logged.length > 0, 'the surviving processes log their attempts as JSON lines')
+
+    // A replay asked from the CLI is sent by a serve process and retried after its first attempt
+    // fails, though the process that may have made it is killed with SIGKILL in between.
+    const replayed = ids[0] ?? ''
+    const before = receiver.received.length
+    receiver.behave(() => (receiver.received.length === before + 1 ? 'fail' : 'ok'))
+    const queued = await run(['webhook', 'replay', replayed, '--tenant', 'acme'])
+    assert.is(queued.code, 0, queued.stderr)
+    const firstTry = Date.now() + 10_000
+    while (receiver.received.length === before && Date.now() < firstTry) await sleep(20)
+    assert.is(receiver.received.length, before + 1, 'the first attempt is made by serve')
+    survivors[0]?.child.kill('SIGKILL')
+    const retried = Date.now() + 15_000
+    while (receiver.received.length < before + 2 && Date.now() < retried) await sleep(50)
+    assert.equal(receiver.received.slice(before).map((got) => String(got.headers['webhook-id'])), [replayed, replayed], 'retried by the process left, with the same webhook-id')
   } finally {
     const stopping = Date.now()
     await Promise.all(servers.map((server) => server.stop('SIGTERM').catch(() => null)))

@@ -7,9 +7,12 @@ import { V4_RATE_LIMIT_BUCKETS } from './v4-rate-limit-buckets.ts'
 import { V5_IDEMPOTENCY_HOLDERS } from './v5-idempotency-holders.ts'
 import { V6_EVENT_OUTBOX } from './v6-event-outbox.ts'
 import { V7_SYNONYMS } from './v7-synonyms.ts'
+import { V8_WEBHOOK_REPLAYS } from './v8-webhook-replays.ts'
 
 /** The schema versions, in order: index + 1 is the version (`frontdesk_state.schema_version`) each one reaches. */
-export const MIGRATIONS: readonly string[] = [V1_CORE_TABLES, V2_INSTANCE_SECRETS, V3_CATEGORY_FIELDS_INDEX, V4_RATE_LIMIT_BUCKETS, V5_IDEMPOTENCY_HOLDERS, V6_EVENT_OUTBOX, V7_SYNONYMS]
+export const MIGRATIONS: readonly string[] = [
+  V1_CORE_TABLES, V2_INSTANCE_SECRETS, V3_CATEGORY_FIELDS_INDEX, V4_RATE_LIMIT_BUCKETS, V5_IDEMPOTENCY_HOLDERS, V6_EVENT_OUTBOX, V7_SYNONYMS, V8_WEBHOOK_REPLAYS,
+]
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length

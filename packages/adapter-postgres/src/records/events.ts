@@ -70,6 +70,12 @@ export async function selectEvent(sql: Sql, tenantId: string, id: string): Promi
   return row === undefined ? null : toEvent(row)
 }
 
+/** The event at `seq`, or `null`. */
+export async function selectEventAt(sql: Sql, seq: number): Promise<StoredEvent | null> {
+  const row = (await sql.rows<EventRow>(`SELECT ${COLUMNS} FROM events WHERE seq = $1`, [seq]))[0]
+  return row === undefined ? null : toEvent(row)
+}
+
 /** The greatest `seq` handed out (0 when none). */
 export async function selectLastEventSeq(sql: Sql): Promise<number> {
   return Number((await sql.rows<{ last_seq: string }>('SELECT last_seq FROM event_state'))[0]?.last_seq ?? 0)

@@ -1,8 +1,8 @@
-import type { WebhookAttemptRecord, WebhookEndpointPatch, WebhookEndpointRecord, WebhookLease, WebhookStore } from '@frontdesk/core'
+import type { WebhookAttemptRecord, WebhookEndpointPatch, WebhookEndpointRecord, WebhookLease, WebhookReplayLease, WebhookStore } from '@frontdesk/core'
 import type { Database } from '../connection/database.ts'
 import { clientSql } from '../connection/database.ts'
 import type { Sql } from '../connection/sql.ts'
-import { selectEvents } from './events.ts'
+import { selectEventAt, selectEvents } from './events.ts'
 
 const COLUMNS =
   'id, tenant_id, url, events, secret, previous_secret, previous_secret_until, created_at, disabled_at, disabled_reason, cursor, attempts, next_attempt_at, failing_since'
@@ -78,7 +78,7 @@ export function postgresWebhooks(db: Database, writerLock: string): WebhookStore
       const endpoint = toEndpoint(row)
       return { endpoint, events: await selectEvents(db, endpoint.cursor, limit, endpoint.tenant_id) }
     },
-    finishWebhookAttempt(endpointId, owner, attempt, patch, release) {
+    finishWebhookAttempts(endpointId, owner, attempts, patch, release) {
       return db.connect(async (client) => {
         const sql = clientSql(client)
         await sql.run('BEGIN')
@@ -88,7 +88,7 @@ export function postgresWebhooks(db: Database, writerLock: string): WebhookStore
             await sql.run('ROLLBACK')
             return false
           }
-          if (attempt !== null) await insertAttempt(sql, attempt)
+          if (attempts.length > 0) await insertAttempts(sql, attempts)
           await updateEndpoint(sql, endpointId, patch)
           if (release) await sql.run('UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL WHERE id = $1', [endpointId])
           await sql.run('COMMIT')
@@ -99,7 +99,61 @@ export function postgresWebhooks(db: Database, writerLock: string): WebhookStore
         }
       })
     },
-    recordWebhookAttempt: (attempt) => insertAttempt(db, attempt),
+    async queueWebhookReplays(replays) {
+      await db.run(
+        `INSERT INTO webhook_replays (tenant_id, endpoint_id, event_seq, event_id, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[])`,
+        [replays.map((r) => r.tenant_id), replays.map((r) => r.endpoint_id), replays.map((r) => r.event_seq), replays.map((r) => r.event_id), replays.map((r) => r.created_at)],
+      )
+    },
+    async leaseWebhookReplay(owner, now, until): Promise<WebhookReplayLease | null> {
+      const row = (
+        await db.rows<{ seq: string; tenant_id: string; endpoint_id: string; event_seq: string; event_id: string; created_at: string; attempts: number }>(
+          `UPDATE webhook_replays SET lease_owner = $1, lease_until = $3
+            WHERE seq = (
+              SELECT r.seq FROM webhook_replays r
+               WHERE (r.lease_until IS NULL OR r.lease_until <= $2) AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= $2)
+                 AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = r.endpoint_id AND e.disabled_at IS NULL)
+               ORDER BY r.next_attempt_at NULLS FIRST, r.seq
+               LIMIT 1
+               FOR UPDATE SKIP LOCKED)
+          RETURNING seq, tenant_id, endpoint_id, event_seq, event_id, created_at, attempts`,
+          [owner, now, until],
+        )
+      )[0]
+      if (row === undefined) return null
+      const endpointRow = (await db.rows<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`, [row.endpoint_id]))[0]
+      if (endpointRow === undefined) return null
+      const event = await selectEventAt(db, Number(row.event_seq))
+      return {
+        id: Number(row.seq),
+        replay: { tenant_id: row.tenant_id, endpoint_id: row.endpoint_id, event_seq: Number(row.event_seq), event_id: row.event_id, created_at: row.created_at },
+        attempts: row.attempts,
+        endpoint: toEndpoint(endpointRow),
+        event: event?.tenant_id === row.tenant_id ? event : null,
+      }
+    },
+    finishWebhookReplay(id, owner, attempt, next) {
+      return db.connect(async (client) => {
+        const sql = clientSql(client)
+        await sql.run('BEGIN')
+        try {
+          const held = (await sql.rows('SELECT 1 FROM webhook_replays WHERE seq = $1 AND lease_owner = $2 FOR UPDATE', [id, owner])).length > 0
+          if (!held) {
+            await sql.run('ROLLBACK')
+            return false
+          }
+          if (attempt !== null) await insertAttempts(sql, [attempt])
+          if (next === null) await sql.run('DELETE FROM webhook_replays WHERE seq = $1', [id])
+          else await sql.run('UPDATE webhook_replays SET attempts = $2, next_attempt_at = $3, lease_owner = NULL, lease_until = NULL WHERE seq = $1', [id, next.attempts, next.next_attempt_at])
+          await sql.run('COMMIT')
+          return true
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined)
+          throw error
+        }
+      })
+    },
     async pruneWebhookHistory(tenantId, before, limit) {
       const rows = await db.rows<{ pruned: string }>(
         `WITH events_gone AS (
@@ -107,6 +161,7 @@ export function postgresWebhooks(db: Database, writerLock: string): WebhookStore
              SELECT seq FROM (
                SELECT seq, created_at FROM events
                 WHERE tenant_id = $1 AND seq <= coalesce((SELECT min(cursor) FROM webhook_endpoints WHERE tenant_id = $1), seq)
+                  AND seq NOT IN (SELECT event_seq FROM webhook_replays WHERE tenant_id = $1)
                 ORDER BY seq LIMIT $3) oldest
               WHERE created_at < $2)
            RETURNING 1),
@@ -129,9 +184,18 @@ export function postgresWebhooks(db: Database, writerLock: string): WebhookStore
   }
 }
 
-async function insertAttempt(sql: Sql, a: WebhookAttemptRecord): Promise<void> {
+/** Logs attempts in one statement, in order (`seq` follows the array's order: `WITH ORDINALITY`). */
+async function insertAttempts(sql: Sql, attempts: readonly WebhookAttemptRecord[]): Promise<void> {
   await sql.run(
-    'INSERT INTO webhook_attempts (tenant_id, endpoint_id, event_id, event_type, attempt, at, status, ok, duration_ms, error, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-    [a.tenant_id, a.endpoint_id, a.event_id, a.event_type, a.attempt, a.at, a.status, a.ok, Math.round(a.duration_ms), a.error, a.next_attempt_at],
+    `INSERT INTO webhook_attempts (tenant_id, endpoint_id, event_id, event_type, attempt, at, status, ok, duration_ms, error, next_attempt_at)
+     SELECT tenant_id, endpoint_id, event_id, event_type, attempt, at, status, ok, duration_ms, error, next_attempt_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::boolean[], $9::int[], $10::text[], $11::text[])
+            WITH ORDINALITY AS a(tenant_id, endpoint_id, event_id, event_type, attempt, at, status, ok, duration_ms, error, next_attempt_at, n)
+      ORDER BY n`,
+    [
+      attempts.map((a) => a.tenant_id), attempts.map((a) => a.endpoint_id), attempts.map((a) => a.event_id), attempts.map((a) => a.event_type),
+      attempts.map((a) => a.attempt), attempts.map((a) => a.at), attempts.map((a) => a.status), attempts.map((a) => a.ok),
+      attempts.map((a) => Math.round(a.duration_ms)), attempts.map((a) => a.error), attempts.map((a) => a.next_attempt_at),
+    ],
   )
 }

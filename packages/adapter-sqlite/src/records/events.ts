@@ -49,6 +49,12 @@ export function selectEvent(conn: Connection, tenantId: string, id: string): Sto
   return row === undefined ? null : toEvent(row)
 }
 
+/** The event at `seq`, or `null`. */
+export function selectEventAt(conn: Connection, seq: number): StoredEvent | null {
+  const row = conn.prepare(`SELECT ${COLUMNS} FROM events WHERE seq = ?`).raw(true).get(seq) as EventRow | undefined
+  return row === undefined ? null : toEvent(row)
+}
+
 /** The greatest `seq` ever given (0 when none). */
 export function selectLastEventSeq(conn: Connection): number {
   return conn.prepare(`SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)`).pluck().get() as number

@@ -1,6 +1,6 @@
-import type { WebhookAttemptRecord, WebhookEndpointPatch, WebhookEndpointRecord, WebhookLease } from '@frontdesk/core'
+import type { WebhookAttemptRecord, WebhookEndpointPatch, WebhookEndpointRecord, WebhookLease, WebhookReplayLease, WebhookReplayRecord } from '@frontdesk/core'
 import type { Connection } from '../connection/statement-cache.ts'
-import { selectEvents } from './events.ts'
+import { selectEventAt, selectEvents } from './events.ts'
 
 const COLUMNS =
   'id, tenant_id, url, events, secret, previous_secret, previous_secret_until, created_at, disabled_at, disabled_reason, cursor, attempts, next_attempt_at, failing_since'
@@ -58,11 +58,11 @@ export function leaseEndpoint(conn: Connection, id: string, owner: string, now: 
   return { endpoint, events: selectEvents(conn, endpoint.cursor, limit, endpoint.tenant_id) }
 }
 
-/** See `WebhookStore.finishWebhookAttempt` (run under the write lock). */
-export function finishAttempt(conn: Connection, endpointId: string, owner: string, attempt: WebhookAttemptRecord | null, patch: WebhookEndpointPatch, release: boolean): boolean {
+/** See `WebhookStore.finishWebhookAttempts` (run under the write lock). */
+export function finishAttempts(conn: Connection, endpointId: string, owner: string, attempts: readonly WebhookAttemptRecord[], patch: WebhookEndpointPatch, release: boolean): boolean {
   const held = conn.prepare('SELECT 1 FROM webhook_endpoints WHERE id = ? AND lease_owner = ?').get(endpointId, owner) !== undefined
   if (!held) return false
-  if (attempt !== null) insertAttempt(conn, attempt)
+  for (const attempt of attempts) insertAttempt(conn, attempt)
   updateEndpoint(conn, endpointId, patch)
   if (release) conn.prepare('UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL WHERE id = ?').run(endpointId)
   return true
@@ -72,6 +72,7 @@ export function finishAttempt(conn: Connection, endpointId: string, owner: strin
 const PRUNABLE_EVENTS = `SELECT seq FROM (
     SELECT seq, created_at FROM events
      WHERE tenant_id = @tenant AND seq <= coalesce((SELECT min(cursor) FROM webhook_endpoints WHERE tenant_id = @tenant), seq)
+       AND seq NOT IN (SELECT event_seq FROM webhook_replays WHERE tenant_id = @tenant)
      ORDER BY seq LIMIT @limit)
   WHERE created_at < @before`
 const PRUNABLE_ATTEMPTS = 'SELECT seq FROM (SELECT seq, at FROM webhook_attempts WHERE tenant_id = @tenant ORDER BY seq LIMIT @limit) WHERE at < @before'
@@ -85,6 +86,44 @@ export function hasHistoryToPrune(conn: Connection, tenantId: string, before: st
 export function pruneHistory(conn: Connection, tenantId: string, before: string, limit: number): number {
   const events = conn.prepare(`DELETE FROM events WHERE seq IN (${PRUNABLE_EVENTS})`).run({ tenant: tenantId, before, limit }).changes
   return events + conn.prepare(`DELETE FROM webhook_attempts WHERE seq IN (${PRUNABLE_ATTEMPTS})`).run({ tenant: tenantId, before, limit }).changes
+}
+
+/** Queues replays (see `WebhookStore.queueWebhookReplays`; run under the write lock). */
+export function insertReplays(conn: Connection, replays: readonly WebhookReplayRecord[]): void {
+  const insert = conn.prepare('INSERT INTO webhook_replays (tenant_id, endpoint_id, event_seq, event_id, created_at) VALUES (?, ?, ?, ?, ?)')
+  for (const r of replays) insert.run(r.tenant_id, r.endpoint_id, r.event_seq, r.event_id, r.created_at)
+}
+
+const REPLAY_DUE = `(r.lease_until IS NULL OR r.lease_until <= @now) AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= @now)
+  AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = r.endpoint_id AND e.disabled_at IS NULL)`
+
+/** The number of a replay due at `now` (see `WebhookStore.leaseWebhookReplay`), the longest-waiting first. */
+export function selectDueReplay(conn: Connection, now: string): number | null {
+  return (conn.prepare(`SELECT seq FROM webhook_replays r WHERE ${REPLAY_DUE} ORDER BY coalesce(r.next_attempt_at, ''), r.seq LIMIT 1`).pluck().get({ now }) as number | undefined) ?? null
+}
+
+type ReplayRow = WebhookReplayRecord & { seq: number; attempts: number }
+
+/** Leases the replay `seq` if it is still due (run under the write lock). */
+export function leaseReplay(conn: Connection, seq: number, owner: string, now: string, until: string): WebhookReplayLease | null {
+  const changed = conn.prepare(`UPDATE webhook_replays AS r SET lease_owner = @owner, lease_until = @until WHERE seq = @seq AND ${REPLAY_DUE}`).run({ owner, until, seq, now }).changes
+  if (changed === 0) return null
+  const row = conn.prepare('SELECT seq, tenant_id, endpoint_id, event_seq, event_id, created_at, attempts FROM webhook_replays WHERE seq = ?').get(seq) as ReplayRow | undefined
+  const endpoint = row === undefined ? null : selectEndpoint(conn, row.endpoint_id)
+  if (row === undefined || endpoint === null) return null
+  const { seq: id, attempts, ...replay } = row
+  const event = selectEventAt(conn, row.event_seq)
+  return { id, replay, attempts, endpoint, event: event?.tenant_id === row.tenant_id ? event : null }
+}
+
+/** See `WebhookStore.finishWebhookReplay` (run under the write lock). */
+export function finishReplay(conn: Connection, seq: number, owner: string, attempt: WebhookAttemptRecord | null, next: { attempts: number; next_attempt_at: string } | null): boolean {
+  const held = conn.prepare('SELECT 1 FROM webhook_replays WHERE seq = ? AND lease_owner = ?').get(seq, owner) !== undefined
+  if (!held) return false
+  if (attempt !== null) insertAttempt(conn, attempt)
+  if (next === null) conn.prepare('DELETE FROM webhook_replays WHERE seq = ?').run(seq)
+  else conn.prepare('UPDATE webhook_replays SET attempts = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE seq = ?').run(next.attempts, next.next_attempt_at, seq)
+  return true
 }
 
 /** Logs an attempt. */

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { createFrontdesk, importRecords } from '@frontdesk/core'
 import { cliFixture } from '../../test/util/cli-fixture.ts'
 
 type Fixture = ReturnType<typeof cliFixture>
@@ -71,6 +73,28 @@ test('bad input: one clear line, exit 1, nothing added', async ({ f }) => {
   assert.equal((await f.run(['webhook', 'disable', 'whe_nope'])).stderr, 'frontdesk: Unknown webhook endpoint: whe_nope\n')
   await f.run(['webhook', 'add', '--tenant', 'acme', '--url', 'https://127.0.0.1:9/h', '--events', '*', '--allow-private-webhook-targets'])
   assert.equal(await f.run(['webhook', 'replay', 'evt_nope', '--tenant', 'acme']), { code: 1, stdout: '', stderr: 'frontdesk: Unknown event: evt_nope\n' })
+})
+
+test('webhook replay queues the event for serve to send, one line per endpoint (--json: the replays queued)', async ({ f }) => {
+  const added = JSON.parse((await f.run(['webhook', 'add', '--tenant', 'acme', '--url', 'https://127.0.0.1:9/h', '--events', 'content.*', '--allow-private-webhook-targets', '--json'])).stdout) as { id: string }
+  const store = openSqliteStore({ path: f.db })
+  let eventId: string
+  try {
+    const ctx = createFrontdesk({ store }).context
+    await importRecords(ctx, {
+      tenantCode: 'acme',
+      records: [
+        { record: { kind: 'category', code: 'news', name: 'News' }, location: 'a' },
+        { record: { kind: 'content', slug: 'one', title: 'One', category_code: 'news', status: 'published' }, location: 'b' },
+      ],
+    })
+    eventId = (await store.readEvents(0, 10))[0]?.id ?? ''
+  } finally {
+    await store.close()
+  }
+  assert.equal(await f.run(['webhook', 'replay', eventId, '--tenant', 'acme']), { code: 0, stdout: `Queued ${eventId} (content.published) for ${added.id}: https://127.0.0.1:9/h\n`, stderr: '' })
+  const queued = JSON.parse((await f.run(['webhook', 'replay', eventId, '--tenant', 'acme', '--endpoint', added.id, '--json'])).stdout) as { endpoint_id: string; event_id: string }[]
+  assert.equal(queued.map((q) => [q.endpoint_id, q.event_id]), [[added.id, eventId]])
 })
 
 test('FRONTDESK_WEBHOOK_KEY replaces the key file; a malformed one is refused', async ({ f }) => {

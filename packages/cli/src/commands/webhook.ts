@@ -10,7 +10,6 @@ import { printJson, printTable } from '../output.ts'
 import { runWithSession } from '../session.ts'
 import { webhookSealingKey } from '../webhooks/sealing-key.ts'
 import { checkTargetResolves } from '../webhooks/check-target.ts'
-import { sendWebhook } from '../webhooks/send-webhook.ts'
 
 /** An endpoint as commands show it: everything but its sealed secrets and delivery state. */
 export function publicEndpoint(record: WebhookEndpointRecord) {
@@ -119,29 +118,18 @@ export async function webhookDeliveries(ctx: Context, options: { tenant: string;
 export interface WebhookReplayOptions {
   tenant: string
   endpoint?: string
-  allowPrivateWebhookTargets?: boolean
   json?: boolean
 }
 
 /**
- * `frontdesk webhook replay <event-id> --tenant CODE [--endpoint ID]`: sends the event again
- * now, from this process, and prints each attempt. Exit 1 when one failed.
+ * `frontdesk webhook replay <event-id> --tenant CODE [--endpoint ID]`: queues the event to be
+ * sent again by `serve`'s delivery loop (retried on the schedule) and prints each replay queued.
  */
-export async function webhookReplay(ctx: Context, db: string, env: CliEnv, eventId: string, options: WebhookReplayOptions, out: CliOutput) {
-  const key = webhookSealingKey(db, env.vars, false)
-  if (key === null) throw new UsageError('No webhook sealing key: no endpoint was ever added to this database (or set FRONTDESK_WEBHOOK_KEY)')
-  const attempts = await replayWebhookEvent(
-    ctx,
-    key,
-    { tenantCode: options.tenant, eventId, ...(options.endpoint === undefined ? {} : { endpointId: options.endpoint }) },
-    (request) => sendWebhook(request, { allowPrivate: options.allowPrivateWebhookTargets === true }),
-  )
-  if (options.json) printJson(out, attempts)
-  else for (const a of attempts) out.write(`${a.ok ? 'Delivered' : 'Failed'} ${a.event_id} to ${a.endpoint_id}: ${a.status ?? '-'} in ${a.duration_ms} ms${a.ok ? '' : ` (${a.error ?? 'failed'})`}
-`)
-  const failed = attempts.filter((a) => !a.ok)
-  if (failed.length > 0) throw new UsageError(`${failed.length} of ${attempts.length} replay(s) failed`)
-  return attempts
+export async function webhookReplay(ctx: Context, eventId: string, options: WebhookReplayOptions, out: CliOutput) {
+  const queued = await replayWebhookEvent(ctx, { tenantCode: options.tenant, eventId, ...(options.endpoint === undefined ? {} : { endpointId: options.endpoint }) })
+  if (options.json) printJson(out, queued)
+  else for (const q of queued) out.write(`Queued ${q.event_id} (${q.event_type}) for ${q.endpoint_id}: ${q.url}\n`)
+  return queued
 }
 
 function parseLimit(text: string): number {
@@ -190,11 +178,10 @@ export function register(program: Command, env: CliEnv): void {
       runWithSession(command, env, (s) => webhookDeliveries(s.ctx, options, env.stdout)))
   webhook
     .command('replay <event-id>')
-    .description('send an event again now (same webhook-id), to one endpoint or every enabled one subscribed to it')
+    .description('send an event again (same webhook-id), to one endpoint or every enabled one subscribed to it: serve delivers it, retried on the schedule')
     .requiredOption('--tenant <code>', 'tenant code')
     .option('--endpoint <id>', 'only this endpoint')
-    .option('--allow-private-webhook-targets', 'allow loopback and private addresses')
-    .option('--json', 'print the attempts as a JSON array')
+    .option('--json', 'print the replays queued as a JSON array')
     .action((eventId: string, options: WebhookReplayOptions, command: Command) =>
-      runWithSession(command, env, (s) => webhookReplay(s.ctx, s.path, env, eventId, options, env.stdout)))
+      runWithSession(command, env, (s) => webhookReplay(s.ctx, eventId, options, env.stdout)))
 }

@@ -260,6 +260,60 @@ test('two deliverers on one database never attempt one endpoint at once, and del
   assert.equal(w.receiver.received.map((got) => (JSON.parse(got.body) as { data: { slug: string } }).data.slug), Array.from({ length: 20 }, (_, i) => `s${i}`))
 })
 
+test("a lease's attempts are written together: a holder that dies after sending, before writing, has those events sent again by the next holder with the same webhook-ids", async ({ w }) => {
+  const { tenant } = await tenantWithContent(w, 'acme')
+  const { secret } = await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url(), events: 'content.*' })
+  for (let i = 0; i < 5; i++) {
+    await importRecords(w.ctx, { tenantCode: 'acme', records: [{ record: { kind: 'content', slug: `s${i}`, title: `${i}`, category_code: 'news', status: 'published' }, location: 'x' }] })
+  }
+  // Hint: the holder "dies" at its fourth send: that send never ends, so it never writes again (its lease runs out).
+  let sent = 0
+  const dying = new WebhookDeliverer(w.ctx, w.webhooks, {
+    sealingKey: w.key, owner: 'dies', leaseMs: 30_000, onAttempt: (attempt) => w.attempts.push(attempt),
+    send: (request) => (++sent <= 3 ? sendWebhook(request, { allowPrivate: true, ca: w.receiver.ca }) : new Promise(() => {})),
+  })
+  void dying.deliverOnce()
+  const started = performance.now()
+  while (sent < 4 && performance.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 5))
+  assert.is(w.receiver.received.length, 3)
+  assert.equal(await w.webhooks.listWebhookAttempts(tenant.id, { limit: 10 }), [], 'nothing written yet')
+  w.clock.ms += 30_001
+  await drain(w.deliverer())
+  const slugs = w.receiver.received.map((got) => `${String(verified(secret, got).data['slug'])}:${String(got.headers['webhook-id'])}`)
+  const events = await w.store.readEvents(0, 10)
+  const expected = events.map((e) => `${String(e.data['slug'])}:${e.id}`)
+  assert.equal(slugs, [...expected.slice(0, 3), ...expected])
+  assert.equal(w.attempts.map((a) => `${a.event_id}:${a.attempt}`), events.map((e) => `${e.id}:1`), "only the second holder's attempts are logged")
+  const [listed] = await listWebhookEndpoints(w.ctx, 'acme')
+  assert.is(listed?.pending, 0)
+})
+
+test('a holder writes its batch every second and then reads the endpoint again: a disable during a lease stops delivery at the next batch, and enabling resumes after it', async ({ w }) => {
+  await tenantWithContent(w, 'acme')
+  const { record } = await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url(), events: 'content.*' })
+  for (let i = 0; i < 6; i++) {
+    await importRecords(w.ctx, { tenantCode: 'acme', records: [{ record: { kind: 'content', slug: `s${i}`, title: `${i}`, category_code: 'news', status: 'published' }, location: 'x' }] })
+  }
+  // Hint: each send takes 600 ms of the test's clock, so a batch is written after every second send; the third disables the endpoint.
+  let sent = 0
+  const holder = new WebhookDeliverer(w.ctx, w.webhooks, {
+    sealingKey: w.key, owner: 'holder', leaseMs: 30_000, onAttempt: (attempt) => w.attempts.push(attempt),
+    send: async (request) => {
+      w.clock.ms += 600
+      if (++sent === 3) await setWebhookEndpointDisabled(w.ctx, record.id, true)
+      return sendWebhook(request, { allowPrivate: true, ca: w.receiver.ca })
+    },
+  })
+  assert.ok(await holder.deliverOnce())
+  const slugs = () => w.receiver.received.map((got) => (JSON.parse(got.body) as { data: { slug: string } }).data.slug)
+  assert.equal(slugs(), ['s0', 's1', 's2', 's3'])
+  assert.is(w.attempts.length, 4, 'both batches written')
+  assert.not.ok(await holder.deliverOnce(), 'disabled: not due')
+  await setWebhookEndpointDisabled(w.ctx, record.id, false)
+  await drain(holder)
+  assert.equal(slugs(), ['s0', 's1', 's2', 's3', 's4', 's5'])
+})
+
 test('a hanging endpoint delays neither another endpoint nor the API: the other gets its events within a second', async ({ w }) => {
   const principal = await tenantWithContent(w, 'acme')
   await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url('/slow'), events: '*' })
@@ -286,23 +340,91 @@ test('a hanging endpoint delays neither another endpoint nor the API: the other 
   }
 })
 
-test('replay sends an event again at once with the same webhook-id, logged as attempt 0; an unknown event or another tenant is refused', async ({ w }) => {
+test('a replay is queued and sent by the delivery loop with the same webhook-id, retried on the schedule: a receiver failing twice gets it at the third attempt, though its holder died between attempts', async ({ w }) => {
   await tenantWithContent(w, 'acme')
   await tenantWithContent(w, 'other')
-  const { secret } = await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url(), events: 'content.*' })
+  const { record, secret } = await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url(), events: 'content.*' })
   await importRecords(w.ctx, { tenantCode: 'acme', records: [{ record: { kind: 'content', slug: 'one', title: 'One', category_code: 'news', status: 'published' }, location: 'x' }] })
   await drain(w.deliverer())
   const [event] = await w.store.readEvents(0, 10)
   assert.ok(event)
-  const send = (request: Parameters<typeof sendWebhook>[0]) => sendWebhook(request, { allowPrivate: true, ca: w.receiver.ca })
-  const attempts = await replayWebhookEvent(w.ctx, w.key, { tenantCode: 'acme', eventId: event.id }, send)
-  assert.equal(attempts.map((a) => [a.attempt, a.ok, a.event_id]), [[0, true, event.id]])
-  assert.equal(w.receiver.received.map((got) => String(got.headers['webhook-id'])), [event.id, event.id])
-  verified(secret, w.receiver.received[1]!)
+  // Hint: the first two requests after the original delivery fail.
+  w.receiver.behave(() => (w.receiver.received.length === 2 || w.receiver.received.length === 3 ? 'fail' : 'ok'))
+  const queued = await replayWebhookEvent(w.ctx, { tenantCode: 'acme', eventId: event.id })
+  assert.equal(queued.map((q) => [q.endpoint_id, q.event_id]), [[record.id, event.id]])
+  assert.is(w.receiver.received.length, 1, 'queued, not sent by the caller')
+  // Hint: the first holder makes attempt 1, then "dies" in attempt 2 (a send that never ends: it never writes again).
+  let sent = 0
+  const first = new WebhookDeliverer(w.ctx, w.webhooks, {
+    sealingKey: w.key, owner: 'dies', leaseMs: 30_000, random: () => 0.5, onAttempt: (attempt) => w.attempts.push(attempt),
+    send: (request) => (++sent === 1 ? sendWebhook(request, { allowPrivate: true, ca: w.receiver.ca }) : new Promise(() => {})),
+  })
+  assert.ok(await first.deliverOnce())
+  assert.is(w.receiver.received.length, 2)
+  w.clock.ms += RETRY_PAUSES_MS[0]! + 100
+  void first.deliverOnce()
+  const started = performance.now()
+  while (sent < 2 && performance.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 5))
+  assert.is(sent, 2)
+  // Another process on the database takes the replay once the dead holder's lease ran out.
+  const other = await w.reopen()
+  try {
+    const otherCtx = createFrontdesk({ store: other, clock: { now: () => w.clock.ms } }).context
+    const second = new WebhookDeliverer(otherCtx, other.webhooks!, {
+      sealingKey: w.key, owner: 'second', leaseMs: 30_000, random: () => 0.5, onAttempt: (attempt) => w.attempts.push(attempt),
+      send: (request) => sendWebhook(request, { allowPrivate: true, ca: w.receiver.ca }),
+    })
+    assert.not.ok(await second.deliverOnce(), 'leased by the dead holder')
+    w.clock.ms += 30_001
+    await drain(second)
+    assert.is(w.receiver.received.length, 3)
+    w.clock.ms += RETRY_PAUSES_MS[1]! - 1000
+    await drain(second)
+    assert.is(w.receiver.received.length, 3, 'not before the pause')
+    w.clock.ms += 2000
+    await drain(second)
+    assert.is(w.receiver.received.length, 4)
+    w.clock.ms += 86_400_000
+    assert.not.ok(await second.deliverOnce(), 'delivered: nothing is left to do')
+  } finally {
+    await other.close()
+  }
+  assert.equal(w.receiver.received.map((got) => String(got.headers['webhook-id'])), [event.id, event.id, event.id, event.id])
+  for (const got of w.receiver.received) verified(secret, got)
   const logged = await w.webhooks.listWebhookAttempts(event.tenant_id, { limit: 10 })
-  assert.equal(logged.map((a) => a.attempt), [0, 1])
-  await replayWebhookEvent(w.ctx, w.key, { tenantCode: 'other', eventId: event.id }, send).then(() => assert.unreachable(), (error: Error) => assert.match(error.message, /Unknown event/))
-  await replayWebhookEvent(w.ctx, w.key, { tenantCode: 'acme', eventId: 'evt_nope' }, send).then(() => assert.unreachable(), (error: Error) => assert.match(error.message, /Unknown event: evt_nope/))
+  assert.equal(logged.reverse().map((a) => `${a.attempt}:${a.ok ? 'ok' : a.status}:${a.next_attempt_at === null ? '-' : 'next'}`), ['1:ok:-', '1:500:next', '2:500:next', '3:ok:-'])
+  await replayWebhookEvent(w.ctx, { tenantCode: 'other', eventId: event.id }).then(() => assert.unreachable(), (error: Error) => assert.match(error.message, /Unknown event/))
+  await replayWebhookEvent(w.ctx, { tenantCode: 'acme', eventId: 'evt_nope' }).then(() => assert.unreachable(), (error: Error) => assert.match(error.message, /Unknown event: evt_nope/))
+  await setWebhookEndpointDisabled(w.ctx, record.id, true)
+  await replayWebhookEvent(w.ctx, { tenantCode: 'acme', eventId: event.id, endpointId: record.id }).then(() => assert.unreachable(), (error: Error) => assert.match(error.message, /is disabled: enable it/))
+})
+
+test('a replay is given up after the last retry, and its event is kept from pruning while it waits', async ({ w }) => {
+  const DAY = 86_400_000
+  await tenantWithContent(w, 'acme')
+  await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url(), events: 'content.*' })
+  await importRecords(w.ctx, { tenantCode: 'acme', records: [{ record: { kind: 'content', slug: 'one', title: 'One', category_code: 'news', status: 'published' }, location: 'x' }] })
+  const deliverer = w.deliverer()
+  await drain(deliverer)
+  const [event] = await w.store.readEvents(0, 10)
+  assert.ok(event)
+  w.receiver.behave('fail')
+  await replayWebhookEvent(w.ctx, { tenantCode: 'acme', eventId: event.id })
+  w.clock.ms += 31 * DAY
+  assert.is(await pruneWebhookHistory(w.ctx, w.webhooks, new Date(w.clock.ms - 30 * DAY).toISOString()), 1, 'the first attempt goes, the event waited for stays')
+  assert.equal((await w.store.readEvents(0, 10)).map((e) => e.id), [event.id])
+  for (let i = 0; i < 2 * RETRY_PAUSES_MS.length; i++) {
+    await drain(deliverer)
+    w.clock.ms += DAY
+  }
+  const attempts = w.attempts.filter((a) => a.event_id === event.id).slice(1)
+  assert.equal(attempts.map((a) => a.attempt), Array.from({ length: RETRY_PAUSES_MS.length + 1 }, (_, i) => i + 1))
+  assert.is(attempts.at(-1)?.next_attempt_at, null, 'given up')
+  const [listed] = await listWebhookEndpoints(w.ctx, 'acme')
+  assert.is(listed?.status, 'enabled', 'a replay failing does not disable its endpoint')
+  w.clock.ms += 31 * DAY
+  await pruneWebhookHistory(w.ctx, w.webhooks, new Date(w.clock.ms - 30 * DAY).toISOString())
+  assert.equal(await w.store.readEvents(0, 10), [], 'once the replay is given up, its event is pruned')
 })
 
 test('history older than the retention is pruned a few rows per write: events every endpoint handled and old attempts go; what an endpoint, even disabled, has not handled stays', async ({ w }) => {

@@ -34,7 +34,7 @@ export interface WebhookAttemptRecord {
   endpoint_id: string
   event_id: string
   event_type: string
-  /** 1 for the first attempt at the event; 0 for a replay asked by the operator. */
+  /** 1 for the first attempt at the event (or at a replay of it), 2 for its first retry, and so on. */
   attempt: number
   /** When the attempt started. */
   at: string
@@ -54,7 +54,28 @@ export interface WebhookLease {
   events: StoredEvent[]
 }
 
-/** The columns of an endpoint that `updateWebhookEndpoint` and `finishWebhookAttempt` set. */
+/** A replay asked by the operator: one event again to one endpoint, retried on the delivery schedule. */
+export interface WebhookReplayRecord {
+  tenant_id: string
+  endpoint_id: string
+  /** The event's place in the outbox (it is kept from pruning while the replay waits) and its id. */
+  event_seq: number
+  event_id: string
+  created_at: string
+}
+
+/** What a delivering process gets with a replay's lease: the replay, its endpoint and its event (`null` when it is gone). */
+export interface WebhookReplayLease {
+  /** The replay's number (its queue position). */
+  id: number
+  replay: WebhookReplayRecord
+  /** Attempts made at it so far. */
+  attempts: number
+  endpoint: WebhookEndpointRecord
+  event: StoredEvent | null
+}
+
+/** The columns of an endpoint that `updateWebhookEndpoint` and `finishWebhookAttempts` set. */
 export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord,
   'secret' | 'previous_secret' | 'previous_secret_until' | 'disabled_at' | 'disabled_reason' | 'cursor' | 'attempts' | 'next_attempt_at' | 'failing_since'>>
 
@@ -64,7 +85,7 @@ export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord,
  * - Endpoints are tenant-scoped; ids are globally unique.
  * - `leaseWebhookEndpoint` gives each endpoint to one holder at a time: an endpoint leased
  *   until some moment is given to nobody else before it, whichever process asks.
- * - `finishWebhookAttempt` logs the attempt and sets the endpoint's columns only while the
+ * - `finishWebhookAttempts` logs the attempts and sets the endpoint's columns only while the
  *   lease is the caller's; a lease that ran out (its holder was too slow or died) is another's.
  */
 export interface WebhookStore {
@@ -83,15 +104,28 @@ export interface WebhookStore {
    */
   leaseWebhookEndpoint(owner: string, now: string, until: string, limit: number): Promise<WebhookLease | null>
   /**
-   * Logs `attempt` (when given) and sets `patch` on the endpoint, in one transaction, if `owner`
-   * still holds its lease; `release` ends the lease. `false` (nothing written) when it does not.
+   * Logs `attempts` (in this order: a lease's, made one after another) and sets `patch` on the
+   * endpoint, in one transaction, if `owner` still holds its lease; `release` ends the lease.
+   * `false` (nothing written) when it does not.
    */
-  finishWebhookAttempt(endpointId: string, owner: string, attempt: WebhookAttemptRecord | null, patch: WebhookEndpointPatch, release: boolean): Promise<boolean>
-  /** Logs an attempt made outside a lease (a replay asked by the operator). */
-  recordWebhookAttempt(attempt: WebhookAttemptRecord): Promise<void>
+  finishWebhookAttempts(endpointId: string, owner: string, attempts: readonly WebhookAttemptRecord[], patch: WebhookEndpointPatch, release: boolean): Promise<boolean>
+  /** Queues replays, each due at once (one row each: see `WebhookReplayRecord`). */
+  queueWebhookReplays(replays: readonly WebhookReplayRecord[]): Promise<void>
+  /**
+   * Leases to `owner` until `until` one replay that is not leased at `now`, whose next attempt
+   * is due at `now` and whose endpoint is enabled, the longest-waiting first; `null` when none is.
+   */
+  leaseWebhookReplay(owner: string, now: string, until: string): Promise<WebhookReplayLease | null>
+  /**
+   * Logs `attempt` (when given) and, in the same transaction, ends the replay (`next` `null`:
+   * delivered, given up or its event gone) or sets its next attempt and releases it, if
+   * `owner` still holds its lease. `false` (nothing written) when it does not.
+   */
+  finishWebhookReplay(id: number, owner: string, attempt: WebhookAttemptRecord | null, next: { attempts: number; next_attempt_at: string } | null): Promise<boolean>
   /**
    * Deletes, in one short write, the tenant's events created before `before` that every
-   * endpoint of the tenant has handled (`seq` ≤ its cursor; all of them when it has none), and
+   * endpoint of the tenant has handled (`seq` ≤ its cursor; all of them when it has none) and
+   * no queued replay waits for, and
    * its attempts made before `before`, looking only at its oldest `limit` rows of each (rows
    * come roughly in time order), so that a call costs at most that. Returns how many rows
    * went: 0 when nothing is left to prune.

@@ -47,39 +47,48 @@ export interface WebhookDeliveryOptions {
   random?: () => number
 }
 
-/** The secrets that sign at `now`: the endpoint's current one, and the previous one during a rotation. */
-export function signingSecrets(sealingKey: Buffer, endpoint: WebhookEndpointRecord, now: number): string[] {
-  const secrets = [openSecret(sealingKey, endpoint.id, endpoint.secret)]
-  if (endpoint.previous_secret !== null && endpoint.previous_secret_until !== null && Date.parse(endpoint.previous_secret_until) > now) {
-    secrets.push(openSecret(sealingKey, endpoint.id, endpoint.previous_secret))
-  }
-  return secrets
+/** An endpoint's secrets opened once (per lease: opening one is a decryption), and those that sign at a moment. */
+interface OpenedSecrets {
+  at: (now: number) => string[]
 }
 
-/**
- * Sends `event` to `endpoint` once, as a delivery would (same `webhook-id`, body and
- * signatures), and returns the attempt (`attempt` 0) for the log; never throws.
- */
-export async function sendWebhookEvent(
-  sealingKey: Buffer,
-  endpoint: WebhookEndpointRecord,
-  event: StoredEvent,
-  send: (request: WebhookRequest) => Promise<WebhookResponse>,
-  clock: () => number,
-): Promise<WebhookAttemptRecord> {
-  const started = clock()
-  const body = webhookBody(event)
-  let response: WebhookResponse
-  try {
-    response = await send({ url: endpoint.url, headers: webhookHeaders(signingSecrets(sealingKey, endpoint, started), event.id, Math.floor(Date.now() / 1000), body), body })
-  } catch (error) {
-    response = { status: null, error: error instanceof Error ? error.message : String(error) }
-  }
-  const ok = response.status !== null && response.status >= 200 && response.status < 300
-  return {
-    tenant_id: endpoint.tenant_id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, attempt: 0, at: isoAt(started),
-    status: response.status, ok, duration_ms: clock() - started, error: ok ? null : (response.error ?? `HTTP ${response.status ?? '-'}`), next_attempt_at: null,
-  }
+function openedSecrets(sealingKey: Buffer, endpoint: WebhookEndpointRecord): OpenedSecrets {
+  const current = [openSecret(sealingKey, endpoint.id, endpoint.secret)]
+  if (endpoint.previous_secret === null || endpoint.previous_secret_until === null) return { at: () => current }
+  const both = [...current, openSecret(sealingKey, endpoint.id, endpoint.previous_secret)]
+  const until = Date.parse(endpoint.previous_secret_until)
+  return { at: (now) => (until > now ? both : current) }
+}
+
+/** Events read per lease. */
+const LEASE_EVENTS = 100
+/** A lease's attempts are written together, this many at most… */
+const RECORD_EVERY = 100
+/** …or once this long has passed since the last write (what a crash may send again). */
+const RECORD_EVERY_MS = 1_000
+
+/** What became of one request. */
+interface Sent {
+  started: number
+  ended: number
+  response: WebhookResponse
+  ok: boolean
+  error: string | null
+}
+
+/** What an attempt leaves to write. */
+interface Outcome {
+  record: WebhookAttemptRecord
+  patch: WebhookEndpointPatch
+  disabled: boolean
+  next: boolean
+}
+
+/** Attempts made and not yet written, with the endpoint's columns after them. */
+interface Batch {
+  attempts: Outcome[]
+  patch: WebhookEndpointPatch
+  since: number
 }
 
 /** The body of a delivery (Standard Webhooks): `{ type, timestamp, data }`. */
@@ -95,7 +104,8 @@ export function webhookBody(event: StoredEvent): string {
  * the endpoint until its next attempt is due; an endpoint failing for 5 days is disabled. Every
  * attempt of an event carries the event's id as `webhook-id`; a process that dies mid-attempt
  * leaves the event to whoever leases the endpoint after its lease ran out: at least once.
- * Beside the workers, it prunes the history past the retention every `pruneEveryMs`
+ * Replays the operator queued (`replayWebhookEvent`) are leased and retried the same way, each
+ * on its own. Beside the workers, it prunes the history past the retention every `pruneEveryMs`
  * (`pruneWebhookHistory`).
  */
 export class WebhookDeliverer {
@@ -121,15 +131,18 @@ export class WebhookDeliverer {
     this.#workers.push(this.#prune())
   }
 
-  /** Lets idle workers look again at once (e.g. after this process committed an event). */
+  /**
+   * Lets an idle worker look again at once (e.g. after this process committed an event). One,
+   * not all: each look is a read, and a worker that finds an endpoint wakes the next.
+   */
   poke(): void {
-    for (const wake of this.#wake.splice(0)) wake()
+    this.#wake.shift()?.()
   }
 
   /** Stops after the attempts under way (each at most its send's timeout). */
   async stop(): Promise<void> {
     this.#stopped = true
-    this.poke()
+    for (const wake of this.#wake.splice(0)) wake()
     for (const wake of this.#sleepers.splice(0)) wake()
     await Promise.all(this.#workers)
   }
@@ -140,51 +153,82 @@ export class WebhookDeliverer {
     return pruneWebhookHistory(this.#ctx, this.#webhooks, isoAt(this.#ctx.clock.now() - retentionMs), { stopped: () => this.#stopped })
   }
 
-  /** One pass of one worker: leases one due endpoint and delivers to it; `false` when none was due. */
+  /**
+   * One pass of one worker: leases one due endpoint and delivers to it, or else makes the next
+   * attempt of a due replay (`replayOnce`); `false` when neither was due. Events are sent one
+   * after another (in order), but their attempts and the cursor's moves are written together,
+   * once per `RECORD_EVERY` attempts or `RECORD_EVERY_MS`, at the first failure and at the
+   * end: one store write per batch rather than per event. While the
+   * lease lasts, the holder reads the events committed since (a read, not another lease), and
+   * after each batch written it reads the endpoint again, so that a disable, a rotation or a
+   * new subscription takes effect within a batch. A process that dies before a batch is
+   * written has its events sent again by the next holder, with the same `webhook-id` (at least
+   * once, as a death mid-attempt).
+   */
   async deliverOnce(): Promise<boolean> {
     const now = this.#ctx.clock.now()
-    const lease = await this.#webhooks.leaseWebhookEndpoint(this.#options.owner, isoAt(now), isoAt(now + this.#leaseMs), 100)
-    if (lease === null) return false
-    const { endpoint } = lease
+    const lease = await this.#webhooks.leaseWebhookEndpoint(this.#options.owner, isoAt(now), isoAt(now + this.#leaseMs), LEASE_EVENTS)
+    if (lease === null) return this.replayOnce()
+    let endpoint = lease.endpoint
+    let secrets = openedSecrets(this.#options.sealingKey, endpoint)
     let state: WebhookEndpointRecord = endpoint
     const deadline = now + this.#leaseMs * 0.75
-    let skipped: WebhookEndpointPatch | null = null
-    for (const event of lease.events) {
-      if (this.#stopped || this.#ctx.clock.now() >= deadline) break
-      if (!subscribesTo(endpoint.events, event.type)) {
-        skipped = { cursor: event.seq, attempts: 0, next_attempt_at: null }
-        state = { ...state, ...skipped }
-        continue
+    let batch: Batch = { attempts: [], patch: {}, since: now }
+    let events = lease.events
+    while (events.length > 0) {
+      for (const event of events) {
+        if (this.#stopped || this.#ctx.clock.now() >= deadline) return this.#finish(endpoint, batch)
+        if (!subscribesTo(endpoint.events, event.type)) {
+          const skipped = { cursor: event.seq, attempts: 0, next_attempt_at: null }
+          state = { ...state, ...skipped }
+          batch.patch = { ...batch.patch, ...skipped }
+          continue
+        }
+        const outcome = await this.#attempt(state, event, secrets)
+        state = { ...state, ...outcome.patch }
+        batch.attempts.push(outcome)
+        batch.patch = { ...batch.patch, ...outcome.patch }
+        if (!outcome.next) return this.#finish(endpoint, batch)
+        if (batch.attempts.length >= RECORD_EVERY || this.#ctx.clock.now() - batch.since >= RECORD_EVERY_MS) {
+          if (!(await this.#record(endpoint, batch, false))) return true
+          batch = { attempts: [], patch: {}, since: this.#ctx.clock.now() }
+          const fresh = await this.#webhooks.getWebhookEndpoint(endpoint.id)
+          if (fresh === null || fresh.disabled_at !== null) return this.#finish(endpoint, batch)
+          if (fresh.secret !== endpoint.secret || fresh.previous_secret !== endpoint.previous_secret) secrets = openedSecrets(this.#options.sealingKey, fresh)
+          endpoint = fresh
+          state = { ...fresh, cursor: state.cursor, attempts: state.attempts, next_attempt_at: state.next_attempt_at, failing_since: state.failing_since }
+        }
       }
-      const outcome = await this.#attempt(state, event)
-      if (outcome === null) return true
-      state = { ...state, ...outcome.patch }
-      skipped = null
-      if (!outcome.next) return true
+      if (this.#stopped) break
+      events = await this.#ctx.store.readEvents(state.cursor, LEASE_EVENTS, endpoint.tenant_id)
     }
-    await this.#webhooks.finishWebhookAttempt(endpoint.id, this.#options.owner, null, skipped ?? {}, true)
+    return this.#finish(endpoint, batch)
+  }
+
+  /** Writes the last batch and releases the lease. */
+  async #finish(endpoint: WebhookEndpointRecord, batch: Batch): Promise<true> {
+    await this.#record(endpoint, batch, true)
     return true
   }
 
-  /** One attempt at `event`; the patch written, and whether to go on with the next event (`null`: the lease was lost). */
-  async #attempt(endpoint: WebhookEndpointRecord, event: StoredEvent): Promise<{ patch: WebhookEndpointPatch; next: boolean } | null> {
-    const started = this.#ctx.clock.now()
+  /**
+   * Writes a batch's attempts and the endpoint's state in one store write, then logs them;
+   * `false` when the lease was lost (nothing written: another holder sends them again).
+   */
+  async #record(endpoint: WebhookEndpointRecord, batch: Batch, release: boolean): Promise<boolean> {
+    const held = await this.#webhooks.finishWebhookAttempts(endpoint.id, this.#options.owner, batch.attempts.map((a) => a.record), batch.patch, release)
+    if (!held) return false
+    for (const { record, disabled } of batch.attempts) this.#options.onAttempt?.({ ...record, url: endpoint.url, disabled })
+    return true
+  }
+
+  /** One attempt at `event`: what to log, the endpoint's columns after it, and whether to go on with the next event. */
+  async #attempt(endpoint: WebhookEndpointRecord, event: StoredEvent, secrets: OpenedSecrets): Promise<Outcome> {
     const attempt = endpoint.attempts + 1
-    const body = webhookBody(event)
-    let response: WebhookResponse
-    try {
-      // Hint: the timestamp is the wall clock's: receivers check it against theirs (replay protection).
-      const headers = webhookHeaders(this.#secrets(endpoint, started), event.id, Math.floor(Date.now() / 1000), body)
-      response = await this.#options.send({ url: endpoint.url, headers, body })
-    } catch (error) {
-      response = { status: null, error: error instanceof Error ? error.message : String(error) }
-    }
-    const ended = this.#ctx.clock.now()
-    const ok = response.status !== null && response.status >= 200 && response.status < 300
+    const { started, ended, response, ok, error } = await this.#send(endpoint, event, secrets)
     let patch: WebhookEndpointPatch
     let nextAt: string | null = null
     let disabled = false
-    const error = ok ? null : (response.error ?? `HTTP ${response.status ?? '-'}`)
     if (ok) {
       patch = { cursor: event.seq, attempts: 0, next_attempt_at: null, failing_since: null }
     } else {
@@ -208,15 +252,52 @@ export class WebhookDeliverer {
       tenant_id: endpoint.tenant_id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, attempt, at: isoAt(started),
       status: response.status, ok, duration_ms: ended - started, error, next_attempt_at: nextAt,
     }
-    const goOn = ok || (!disabled && nextAt === null)
-    const held = await this.#webhooks.finishWebhookAttempt(endpoint.id, this.#options.owner, record, patch, !goOn)
-    if (!held) return null
-    this.#options.onAttempt?.({ ...record, url: endpoint.url, disabled })
-    return { patch, next: goOn }
+    return { record, patch, disabled, next: ok || (!disabled && nextAt === null) }
   }
 
-  #secrets(endpoint: WebhookEndpointRecord, now: number): string[] {
-    return signingSecrets(this.#options.sealingKey, endpoint, now)
+  /** Sends `event` to `endpoint` once; never throws. */
+  async #send(endpoint: WebhookEndpointRecord, event: StoredEvent, secrets: OpenedSecrets): Promise<Sent> {
+    const started = this.#ctx.clock.now()
+    const body = webhookBody(event)
+    let response: WebhookResponse
+    try {
+      // Hint: the timestamp is the wall clock's: receivers check it against theirs (replay protection).
+      const headers = webhookHeaders(secrets.at(started), event.id, Math.floor(Date.now() / 1000), body)
+      response = await this.#options.send({ url: endpoint.url, headers, body })
+    } catch (error) {
+      response = { status: null, error: error instanceof Error ? error.message : String(error) }
+    }
+    const ok = response.status !== null && response.status >= 200 && response.status < 300
+    return { started, ended: this.#ctx.clock.now(), response, ok, error: ok ? null : (response.error ?? `HTTP ${response.status ?? '-'}`) }
+  }
+
+  /**
+   * One replay asked by the operator (`replayWebhookEvent`), when no endpoint was due: leases a
+   * due one, makes its next attempt and, in one write with the attempt's log, ends it
+   * (delivered, given up after the retry schedule, or its event gone) or sets its next
+   * attempt. Beside the endpoint's ordered stream: a replay waits for no event, and none waits
+   * for it. `false` when none was due.
+   */
+  async replayOnce(): Promise<boolean> {
+    const now = this.#ctx.clock.now()
+    const lease = await this.#webhooks.leaseWebhookReplay(this.#options.owner, isoAt(now), isoAt(now + this.#leaseMs))
+    if (lease === null) return false
+    const { endpoint, event } = lease
+    if (event === null) {
+      await this.#webhooks.finishWebhookReplay(lease.id, this.#options.owner, null, null)
+      return true
+    }
+    const attempt = lease.attempts + 1
+    const { started, ended, response, ok, error } = await this.#send(endpoint, event, openedSecrets(this.#options.sealingKey, endpoint))
+    const pause = ok ? null : retryPause(attempt, this.#options.random)
+    const nextAt = pause === null ? null : isoAt(ended + pause)
+    const record: WebhookAttemptRecord = {
+      tenant_id: endpoint.tenant_id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, attempt, at: isoAt(started),
+      status: response.status, ok, duration_ms: ended - started, error, next_attempt_at: nextAt,
+    }
+    const held = await this.#webhooks.finishWebhookReplay(lease.id, this.#options.owner, record, nextAt === null ? null : { attempts: attempt, next_attempt_at: nextAt })
+    if (held) this.#options.onAttempt?.({ ...record, url: endpoint.url, disabled: false })
+    return true
   }
 
   async #prune(): Promise<void> {
@@ -256,14 +337,18 @@ export class WebhookDeliverer {
       } catch (error) {
         this.#options.onError?.(error)
       }
+      if (busy) this.poke()
       if (busy || this.#stopped) continue
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.#options.pollMs ?? 200)
+        const wake = this.#wake
         function done(): void {
           clearTimeout(timer)
+          const at = wake.indexOf(done)
+          if (at >= 0) wake.splice(at, 1)
           resolve()
         }
-        this.#wake.push(done)
+        wake.push(done)
       })
     }
   }

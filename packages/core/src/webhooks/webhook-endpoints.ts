@@ -6,8 +6,6 @@ import { EVENT_TYPES, parseEventPatterns, subscribesTo } from '../events/event-t
 import type { WebhookAttemptRecord, WebhookEndpointRecord, WebhookStore } from '../port/webhook-store.ts'
 import { newId } from '../util/ids.ts'
 import { RETRY_PAUSES_MS } from './retry-schedule.ts'
-import type { WebhookRequest, WebhookResponse } from './webhook-delivery.ts'
-import { sendWebhookEvent } from './webhook-delivery.ts'
 import { newWebhookSecret, sealSecret } from './secret-box.ts'
 
 /** How long the secret before a rotation keeps signing beside the new one. */
@@ -160,18 +158,24 @@ export async function rotateWebhookSecret(ctx: Context, sealingKey: Buffer, id: 
   return { record: { ...endpoint, ...patch }, secret }
 }
 
+/** A replay as `replayWebhookEvent` queued it. */
+export interface QueuedReplay {
+  endpoint_id: string
+  url: string
+  event_id: string
+  event_type: string
+  queued_at: string
+}
+
 /**
- * Sends one event of the tenant again, at once, to one endpoint or to every enabled endpoint of
- * the tenant subscribed to its type (same `webhook-id`: receivers deduplicate on it); each
- * attempt is logged with `attempt` 0. It is not retried: a failure is shown to the operator,
- * who may replay again. `send` is the delivery's transport.
+ * Queues one event of the tenant to be sent again, to one endpoint or to every enabled endpoint
+ * of the tenant subscribed to its type, with the same `webhook-id` (receivers deduplicate on
+ * it). The delivery loop of `serve` sends it within its poll and retries it on the delivery
+ * schedule (`retry-schedule.ts`) until delivered or given up; each attempt is in the log. The
+ * queue is in the store: a crash loses no replay. A disabled endpoint is refused (a replay
+ * waits for an enabled one: enable it first).
  */
-export async function replayWebhookEvent(
-  ctx: Context,
-  sealingKey: Buffer,
-  input: { tenantCode: string; eventId: string; endpointId?: string },
-  send: (request: WebhookRequest) => Promise<WebhookResponse>,
-): Promise<WebhookAttemptRecord[]> {
+export async function replayWebhookEvent(ctx: Context, input: { tenantCode: string; eventId: string; endpointId?: string }): Promise<QueuedReplay[]> {
   const tenant = await requireTenant(ctx, input.tenantCode)
   const webhooks = webhookStore(ctx)
   const event = await ctx.store.getEvent(tenant.id, input.eventId)
@@ -180,18 +184,15 @@ export async function replayWebhookEvent(
   if (input.endpointId !== undefined) {
     const endpoint = await requireWebhookEndpoint(ctx, input.endpointId)
     if (endpoint.tenant_id !== tenant.id) throw new UsageError(`Unknown webhook endpoint: ${input.endpointId}`)
+    if (endpoint.disabled_at !== null) throw new UsageError(`Webhook endpoint ${endpoint.id} is disabled: enable it before replaying to it`)
     endpoints = [endpoint]
   } else {
     endpoints = (await webhooks.listWebhookEndpoints(tenant.id)).filter((e) => e.disabled_at === null && subscribesTo(e.events, event.type))
     if (endpoints.length === 0) throw new UsageError(`No enabled endpoint of tenant ${input.tenantCode} subscribes to ${event.type}`)
   }
-  const attempts: WebhookAttemptRecord[] = []
-  for (const endpoint of endpoints) {
-    const attempt = await sendWebhookEvent(sealingKey, endpoint, event, send, () => ctx.clock.now())
-    await webhooks.recordWebhookAttempt(attempt)
-    attempts.push(attempt)
-  }
-  return attempts
+  const queuedAt = isoAt(ctx.clock.now())
+  await webhooks.queueWebhookReplays(endpoints.map((e) => ({ tenant_id: tenant.id, endpoint_id: e.id, event_seq: event.seq, event_id: event.id, created_at: queuedAt })))
+  return endpoints.map((e) => ({ endpoint_id: e.id, url: e.url, event_id: event.id, event_type: event.type, queued_at: queuedAt }))
 }
 
 /** The newest delivery attempts of a tenant (of one endpoint when given), newest first. */
