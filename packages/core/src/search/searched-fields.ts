@@ -31,13 +31,7 @@ export function phraseTexts(
   fields: Readonly<Record<string, FieldValue>>,
   category: Pick<CategoryRecord, 'fields'> | undefined,
 ): string[] {
-  const texts = [title, summary, stripHtml(body), ...tags]
-  for (const field of category?.fields ?? []) {
-    if (!isSearchedField(field)) continue
-    const value = Object.hasOwn(fields, field.id) ? fields[field.id] : undefined
-    if (typeof value === 'string') texts.push(value)
-  }
-  return texts
+  return [title, summary, stripHtml(body), ...tags, ...searchedFieldValues(fields, category)]
 }
 
 /**
@@ -54,11 +48,16 @@ export function searchedTexts(
   fields: Readonly<Record<string, FieldValue>>,
   category: Pick<CategoryRecord, 'fields'> | undefined,
 ): string[] {
-  const custom: string[] = []
+  return [title, summary, stripHtml(body), tags.join('\n'), searchedFieldValues(fields, category).join('\n')]
+}
+
+/** The values of an item's searched custom fields, in its category's field order. */
+function searchedFieldValues(fields: Readonly<Record<string, FieldValue>>, category: Pick<CategoryRecord, 'fields'> | undefined): string[] {
+  const values: string[] = []
   for (const field of category?.fields ?? []) {
     if (!isSearchedField(field)) continue
     const value = Object.hasOwn(fields, field.id) ? fields[field.id] : undefined
-    if (typeof value === 'string') custom.push(value)
+    if (typeof value === 'string') values.push(value)
   }
-  return [title, summary, stripHtml(body), tags.join('\n'), custom.join('\n')]
+  return values
 }
