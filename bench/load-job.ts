@@ -26,6 +26,8 @@ export interface LoadJob {
   headers: Record<string, string>
   plan: RequestPlan
   connections: number
+  /** Requests per second over all connections (an open pace, for a load that must not saturate the server); absent: as fast as answered. */
+  rate?: number
   /** Seconds of load before the measured ones (connections, JIT, caches settle); not counted. */
   warmupSeconds: number
   /** Seconds measured. */

@@ -85,6 +85,7 @@ async function measure(job: LoadJob): Promise<LoadResult> {
       {
         url: job.origin,
         connections: job.connections,
+        ...(job.rate === undefined ? {} : { overallRate: job.rate }),
         // Hint: stopped by the timer below; the extra second keeps the load up until then.
         duration: job.warmupSeconds + job.durationSeconds + 1,
         headers: job.headers,

@@ -358,12 +358,13 @@ async function bench(options: BenchOptions, results: RunResults, dir: string, db
         env: webhookEnv(cert.caPath, postgres),
         startServe: (flags, env) => startServe(dbPath, nodeFlags, ['--search-dir', searchDir, ...flags, ...serveFlags], options.timeout * 1000, dir, env),
         stopServe: (started) => stopChild(started.child, 20_000),
-        load: (origin, plan, pid) =>
+        load: (origin, plan, pid, rate) =>
           runLoad({
             origin,
             headers: { 'x-api-key': seeded.key, ...(plan.kind === 'fixed' && plan.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
             plan,
             connections: options.connections,
+            ...(rate === undefined ? {} : { rate }),
             warmupSeconds: options.warmup,
             durationSeconds: options.duration,
             serverPids: [pid, ...databasePids],

@@ -46,13 +46,21 @@ export function isPostgres(db: string): boolean {
  * (`importRecords` of @frontdesk/core over the SQLite store), indexing the items for search
  * meanwhile and saving the tenant's search snapshot beside the database after the commit, as
  * `frontdesk import` does (`importFile` and `saveSearchSnapshot` in packages/cli). The records are generated first, so the import time
- * is the import's own, as when reading an already parsed file.
+ * is the import's own, as when reading an already parsed file. `beforeImport` prepares the
+ * new tenant first (an endpoint taking its content events, say).
  */
-export async function seed(path: string, items: number, log: (line: string) => void, searchDir = `${path}.search`): Promise<Seeded> {
+export async function seed(
+  path: string,
+  items: number,
+  log: (line: string) => void,
+  searchDir = `${path}.search`,
+  beforeImport?: (store: Store, tenantId: string) => Promise<void>,
+): Promise<Seeded> {
   const store = isPostgres(path) ? await openPostgresStore({ url: path }) : openSqliteStore({ path })
   const frontdesk = createFrontdesk({ store })
   const ctx = frontdesk.context
-  await createTenant(ctx, { code: TENANT, name: 'Benchmark' })
+  const tenant = await createTenant(ctx, { code: TENANT, name: 'Benchmark' })
+  await beforeImport?.(store, tenant.id)
   const dataset = new Dataset(items)
   const started = performance.now()
   const records: ImportItem[] = [...dataset.records()]

@@ -7,12 +7,22 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HttpsClient } from './https-client.ts'
+import { cpuBetween, readCpu } from './process-cpu.ts'
 import type { LoadResult, RequestPlan } from './load-job.ts'
 import { TENANT } from './seed.ts'
 import type { ServeProcess } from './server-process.ts'
 import { INQUIRY_CATEGORY } from './dataset.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** Endpoints the API CPU measure delivers to at once (each takes every event: a flow of ~1,000/s needs several, see below). */
+const API_CPU_ENDPOINTS = 4
+/**
+ * The detail hit's pace in the API CPU measure, requests/s: a load that leaves the process room
+ * (a saturating one makes deliveries give way to it, see serve's `DeliveryPacer`), so that
+ * ~1,000 deliveries/s flow beside it.
+ */
+const API_CPU_RATE = 1_500
 
 /** The ids of the webhook measures (`--only` takes them, or `webhooks` for all). */
 export const WEBHOOK_MEASURES = ['webhook_latency', 'webhook_throughput', 'webhook_api_cpu', 'webhook_inquiries'] as const
@@ -22,9 +32,13 @@ export interface WebhookFigures {
   /** POST of an inquiry sent → its `inquiry.created` received, one at a time (an upper bound of commit → delivery), in ms. */
   latency?: { events: number; received: number; p50: number; p99: number; max: number }
   /** A backlog delivered to one endpoint by one serving process, nothing else running. */
-  throughput?: { events: number; seconds: number; perSecond: number }
-  /** The detail hit's server CPU per request without deliveries, then while a backlog is delivered. */
-  apiCpu?: { without: LoadResult; during: LoadResult; deliveriesPerSecond: number }
+  throughput?: { events: number; seconds: number; perSecond: number; cpuUs: number }
+  /**
+   * The detail hit's server CPU per request without deliveries, then while a backlog is
+   * delivered to `API_CPU_ENDPOINTS` endpoints; `deliveriesUs`: the deliveries' share of
+   * `during`'s CPU per request, from their CPU each when delivered alone (`throughput`).
+   */
+  apiCpu?: { without: LoadResult; during: LoadResult; deliveriesPerSecond: number; deliveriesUs: number }
   /** The inquiry load with no endpoint listening (a disabled one), then with one subscribed and receiving. */
   inquiries?: { without: LoadResult; with: LoadResult; ratio: number; delivered: number }
   error?: string
@@ -41,8 +55,8 @@ export interface WebhookBenchContext {
   /** Starts `frontdesk serve` with these extra flags and environment. */
   startServe: (flags: string[], env: NodeJS.ProcessEnv) => Promise<ServeProcess>
   stopServe: (serve: ServeProcess) => Promise<void>
-  /** Runs a load plan against `origin`, counting the CPU of `pid`. */
-  load: (origin: string, plan: RequestPlan, pid: number) => Promise<LoadResult>
+  /** Runs a load plan against `origin`, counting the CPU of `pid`; at `rate` requests/s if given, else as fast as answered. */
+  load: (origin: string, plan: RequestPlan, pid: number, rate?: number) => Promise<LoadResult>
   detailPlan: RequestPlan
   /** Seconds a load measures (the run's `--duration`) and warms up. */
   duration: number
@@ -65,10 +79,11 @@ export function webhookEnv(caPath: string, postgres: boolean): NodeJS.ProcessEnv
  * `--allow-private-webhook-targets`) on the run's database, delivering to an HTTPS receiver in
  * this process on 127.0.0.1 (the run's dev certificate, trusted by serve through
  * `NODE_EXTRA_CA_CERTS`). Each measure is bounded: the loads by `duration`, the waits for
- * deliveries by a deadline. In order: the inquiry load with the endpoint disabled (its events
- * pile up: the backlog) and the detail hit without deliveries; the endpoint enabled, half the
- * backlog timed as deliveries/s alone, the detail hit while the rest is delivered; then the
- * inquiry load with the endpoint receiving, and inquiries one at a time for the latency.
+ * deliveries by a deadline. In order: the inquiry load with the endpoints disabled (their
+ * events pile up: the backlog) and the detail hit without deliveries; one endpoint enabled,
+ * half the backlog timed as deliveries/s alone (and serve's CPU for them), the detail hit while
+ * the backlog is delivered to every endpoint; then the inquiry load with one endpoint
+ * receiving, and inquiries one at a time for the latency.
  */
 export async function measureWebhooks(c: WebhookBenchContext): Promise<WebhookFigures> {
   const figures: WebhookFigures = {}
@@ -92,8 +107,15 @@ export async function measureWebhooks(c: WebhookBenchContext): Promise<WebhookFi
     }
   }
   try {
-    const added = JSON.parse(cli(['webhook', 'add', '--tenant', TENANT, '--url', receiver.url, '--events', 'inquiry.created', '--allow-private-webhook-targets', '--json'])) as { id: string }
-    cli(['webhook', 'disable', added.id])
+    const addEndpoint = () => {
+      const { id } = JSON.parse(cli(['webhook', 'add', '--tenant', TENANT, '--url', receiver.url, '--events', 'inquiry.created', '--allow-private-webhook-targets', '--json'])) as { id: string }
+      cli(['webhook', 'disable', id])
+      return id
+    }
+    const added = { id: addEndpoint() }
+    // Hint: events are delivered in order per endpoint, one at a time, so while the API is busy one endpoint alone cannot take
+    // ~1,000 deliveries/s; the others, each taking the same events, make the flow the API CPU is measured beside.
+    const others = c.only('webhook_api_cpu') ? Array.from({ length: API_CPU_ENDPOINTS - 1 }, addEndpoint) : []
     const rate = (load: LoadResult) => `${Math.round(load.rps)} req/s, server CPU ${load.cpuUs === null ? 'n/a' : `${load.cpuUs.toFixed(0)} µs`} per request`
 
     // Hint: a backlog long enough to keep deliveries flowing through a whole detail-hit load (~1,000/s), within five loads;
@@ -111,7 +133,7 @@ export async function measureWebhooks(c: WebhookBenchContext): Promise<WebhookFi
     let apiWithout: LoadResult | null = null
     if (c.only('webhook_api_cpu')) {
       c.log('webhook_api_cpu: detail hit, no deliveries…')
-      apiWithout = await c.load(serve.origin, c.detailPlan, pid)
+      apiWithout = await c.load(serve.origin, c.detailPlan, pid, API_CPU_RATE)
       c.log(`  ${rate(apiWithout)}`)
     }
 
@@ -122,19 +144,27 @@ export async function measureWebhooks(c: WebhookBenchContext): Promise<WebhookFi
     cli(['webhook', 'enable', added.id])
     // Hint: timed from the enable command's end: its process start is not delivery time.
     const enabledAt = performance.now()
+    const cpuAtEnable = readCpu([pid])
     const reached = await waitFor(half, started + 120_000)
     const seconds = (performance.now() - enabledAt) / 1000
-    figures.throughput = { events: receiver.count(), seconds, perSecond: receiver.count() / seconds }
-    c.log(`  ${receiver.count()} delivered in ${seconds.toFixed(2)} s: ${figures.throughput.perSecond.toFixed(0)} deliveries/s${reached ? '' : ' (deadline reached)'}`)
+    const cpuPerDelivery = cpuBetween(cpuAtEnable, readCpu([pid])) / Math.max(1, receiver.count())
+    figures.throughput = { events: receiver.count(), seconds, perSecond: receiver.count() / seconds, cpuUs: cpuPerDelivery }
+    c.log(`  ${receiver.count()} delivered in ${seconds.toFixed(2)} s: ${figures.throughput.perSecond.toFixed(0)} deliveries/s, ${cpuPerDelivery.toFixed(0)} µs of serve's CPU each${reached ? '' : ' (deadline reached)'}`)
 
     if (apiWithout !== null) {
-      c.log('webhook_api_cpu: detail hit while the rest of the backlog is delivered…')
+      c.log(`webhook_api_cpu: detail hit while the backlog is delivered to ${API_CPU_ENDPOINTS} endpoints…`)
+      for (const id of others) cli(['webhook', 'enable', id])
       const before = receiver.count()
       const loadStarted = performance.now()
-      const during = await c.load(serve.origin, c.detailPlan, pid)
-      const deliveriesPerSecond = (receiver.count() - before) / ((performance.now() - loadStarted) / 1000)
-      figures.apiCpu = { without: apiWithout, during, deliveriesPerSecond }
-      c.log(`  ${rate(during)}, ${deliveriesPerSecond.toFixed(0)} deliveries/s meanwhile${receiver.count() >= backlog ? ' (the backlog ran out during the load)' : ''}`)
+      const during = await c.load(serve.origin, c.detailPlan, pid, API_CPU_RATE)
+      const delivered = receiver.count() - before
+      const deliveriesPerSecond = delivered / ((performance.now() - loadStarted) / 1000)
+      for (const id of others) cli(['webhook', 'disable', id])
+      // Hint: what the deliveries would cost per request apart: their CPU each (measured alone) times deliveries per answered request.
+      const deliveriesUs = during.rps > 0 ? (cpuPerDelivery * deliveriesPerSecond) / during.rps : 0
+      figures.apiCpu = { without: apiWithout, during, deliveriesPerSecond, deliveriesUs }
+      const ranOut = receiver.count() >= backlog * API_CPU_ENDPOINTS
+      c.log(`  ${rate(during)}, ${deliveriesPerSecond.toFixed(0)} deliveries/s meanwhile (~${deliveriesUs.toFixed(0)} µs per request at their CPU each alone)${ranOut ? ' (the backlog ran out during the load)' : ''}`)
     }
     await settle(performance.now() + 120_000)
 
@@ -219,10 +249,14 @@ async function startBenchReceiver(cert: { certPath: string; keyPath: string }) {
 export function formatWebhooks(w: WebhookFigures): string[] {
   const out: string[] = ['webhooks (one serve process, a receiver on 127.0.0.1):']
   if (w.latency !== undefined) out.push(`  POST sent → event received, ${w.latency.received} of ${w.latency.events} one at a time: p50 ${w.latency.p50.toFixed(1)} ms, p99 ${w.latency.p99.toFixed(1)} ms (goal p50 ≤ 50 ms, p99 ≤ 1 s)`)
-  if (w.throughput !== undefined) out.push(`  a backlog delivered by one process: ${w.throughput.perSecond.toFixed(0)} deliveries/s (${w.throughput.events} in ${w.throughput.seconds.toFixed(2)} s)`)
+  if (w.throughput !== undefined) out.push(`  a backlog delivered by one process to one endpoint: ${w.throughput.perSecond.toFixed(0)} deliveries/s (${w.throughput.events} in ${w.throughput.seconds.toFixed(2)} s), ${w.throughput.cpuUs.toFixed(0)} µs of CPU each`)
   if (w.apiCpu !== undefined) {
     const cpu = (r: LoadResult) => (r.cpuUs === null ? 'n/a' : `${r.cpuUs.toFixed(0)} µs`)
-    out.push(`  detail hit server CPU per request: ${cpu(w.apiCpu.without)} without deliveries, ${cpu(w.apiCpu.during)} while ${w.apiCpu.deliveriesPerSecond.toFixed(0)} deliveries/s flow (CPU per request counts the deliveries' CPU too)`)
+    const apart = w.apiCpu.without.cpuUs === null ? 'n/a' : `${(w.apiCpu.without.cpuUs + w.apiCpu.deliveriesUs).toFixed(0)} µs`
+    out.push(
+      `  detail hit at ${API_CPU_RATE} req/s, server CPU per request: ${cpu(w.apiCpu.without)} without deliveries, ${cpu(w.apiCpu.during)} while ${w.apiCpu.deliveriesPerSecond.toFixed(0)} deliveries/s flow to ${API_CPU_ENDPOINTS} endpoints,` +
+        ` against ${apart} for the two apart (the requests without deliveries, and ~${w.apiCpu.deliveriesUs.toFixed(0)} µs of deliveries per request at their CPU each alone): more than apart would be the deliveries' cost to requests`,
+    )
   }
   if (w.inquiries !== undefined) out.push(`  inquiries/s: ${w.inquiries.without.rps.toFixed(0)} without an endpoint receiving, ${w.inquiries.with.rps.toFixed(0)} with one subscribed (${(w.inquiries.ratio * 100).toFixed(0)} %, goal ≥ 90 %)`)
   if (w.error !== undefined) out.push(`  error: ${w.error}`)

@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import type { Context, WebhookAttemptRecord } from '@frontdesk/core'
 import { DueContentAnnouncer, WebhookDeliverer } from '@frontdesk/core'
 import { isPostgresUrl } from '../session.ts'
+import { DeliveryPacer } from './delivery-pacer.ts'
 import { webhookSealingKey } from './sealing-key.ts'
 import { sendWebhook } from './send-webhook.ts'
 
@@ -31,9 +32,10 @@ export interface EventOptions {
  * delivery workers (when the store keeps webhook endpoints). Every process of a database may
  * run them at once: the store's transactions and leases make each announcement and each
  * attempt happen once. `poke` wakes the deliverer at once (after this process committed an
- * event; other processes' events are found by polling, every 200 ms).
+ * event; other processes' events are found by polling, every 200 ms). `noteRequest` counts
+ * an API request, so that deliveries give way while the API is busy (`DeliveryPacer`).
  */
-export function startEvents(ctx: Context, dbPath: string, options: EventOptions): { stop: () => Promise<void>; poke: () => void } {
+export function startEvents(ctx: Context, dbPath: string, options: EventOptions): { stop: () => Promise<void>; poke: () => void; noteRequest: () => void } {
   let reported = 0
   const trouble = (what: string) => (error: unknown) => {
     if (Date.now() - reported < 60_000) return
@@ -44,6 +46,7 @@ export function startEvents(ctx: Context, dbPath: string, options: EventOptions)
   announcer.start()
   let deliverer: WebhookDeliverer | null = null
   const webhooks = ctx.store.webhooks
+  const pacer = webhooks === undefined ? null : new DeliveryPacer()
   const key = webhooks === undefined ? null : webhookSealingKey(dbPath, options.vars, false)
   // Hint: without the key, a PostgreSQL process cannot open the secrets; that is worth saying
   // only once there is an enabled endpoint to deliver to (an operator without webhooks needs no
@@ -72,6 +75,7 @@ export function startEvents(ctx: Context, dbPath: string, options: EventOptions)
       ...(Number.isSafeInteger(lease) && lease > 0 ? { leaseMs: lease } : {}),
       ...(options.retentionDays === undefined ? {} : { retentionMs: options.retentionDays * 86_400_000 }),
       send: (request) => sendWebhook(request, { allowPrivate: options.allowPrivate }),
+      ...(pacer === null ? {} : { pace: () => pacer.pace() }),
       onAttempt: (attempt) => options.onLine(webhookLogLine(attempt)),
       onError: trouble('webhook delivery failed (retrying)'),
     })
@@ -102,8 +106,10 @@ export function startEvents(ctx: Context, dbPath: string, options: EventOptions)
       if (unkeyed !== null) clearInterval(unkeyed)
       await announcer.stop()
       await deliverer?.stop()
+      pacer?.close()
     },
     poke: () => deliverer?.poke(),
+    noteRequest: () => pacer?.noteRequest(),
   }
 }
 

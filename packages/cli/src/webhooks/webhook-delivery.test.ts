@@ -10,9 +10,11 @@ import {
   setWebhookEndpointDisabled, WebhookDeliverer,
 } from '@frontdesk/core'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
+import { spin } from '../../test/util/busy-loop.ts'
 import { storeOf, titled } from '../../test/util/cli-fixture.ts'
 import type { Receiver } from '../../test/util/webhook-receiver.ts'
 import { startReceiver, verified } from '../../test/util/webhook-receiver.ts'
+import { DeliveryPacer } from './delivery-pacer.ts'
 import { sendWebhook } from './send-webhook.ts'
 
 /*
@@ -35,7 +37,7 @@ interface World {
   key: Buffer
   receiver: Receiver
   attempts: WebhookAttemptRecord[]
-  deliverer: (options?: { timeoutMs?: number; allowPrivate?: boolean; owner?: string }) => WebhookDeliverer
+  deliverer: (options?: { timeoutMs?: number; allowPrivate?: boolean; owner?: string; pace?: () => Promise<void> | undefined }) => WebhookDeliverer
 }
 
 const test = suite<{ w: World }>(titled('webhook delivery', import.meta.url), {} as { w: World })
@@ -70,6 +72,7 @@ test.before.each(async (context) => {
         send: (request) => sendWebhook(request, { allowPrivate: options.allowPrivate ?? true, ca: receiver.ca, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }),
         onAttempt: (attempt) => attempts.push(attempt),
         random: () => 0.5,
+        ...(options.pace === undefined ? {} : { pace: options.pace }),
       }),
   }
 })
@@ -337,6 +340,38 @@ test('a hanging endpoint delays neither another endpoint nor the API: the other 
   } finally {
     await w.receiver.close()
     await deliverer.stop()
+  }
+})
+
+test('deliveries give way to a busy API: while requests keep the loop busy, attempts start one per gap of the pacer; then at once again', async ({ w }) => {
+  const principal = await tenantWithContent(w, 'acme')
+  await addWebhookEndpoint(w.ctx, w.key, { tenantCode: 'acme', url: w.receiver.url(), events: 'inquiry.created' })
+  const body = { category_code: 'general', title: 'Hi', content: 'x', inquirer_name: 'I', inquirer_email: 'i@example.com' }
+  for (let i = 0; i < 5; i++) await w.frontdesk.createInquiry(principal, body)
+  const pacer = new DeliveryPacer({ windowMs: 40, gapMs: 150 })
+  const deliverer = w.deliverer({ pace: () => pacer.pace() })
+  try {
+    const started = performance.now()
+    // Hint: the loop is kept busy (with requests) until the five have arrived, or 3 s.
+    const spinning = (async () => {
+      while (w.receiver.received.length < 5 && performance.now() - started < 3000) await spin(20, pacer, true)
+    })()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    assert.ok(pacer.busy)
+    deliverer.start()
+    await spinning
+    assert.is(w.receiver.received.length, 5)
+    assert.ok(performance.now() - started >= 100 + 4 * 140, `five attempts one per 150 ms took ${Math.round(performance.now() - started)} ms`)
+    while (pacer.busy) await new Promise((resolve) => setTimeout(resolve, 20))
+    const quiet = performance.now()
+    for (let i = 0; i < 5; i++) await w.frontdesk.createInquiry(principal, body)
+    deliverer.poke()
+    while (w.receiver.received.length < 10 && performance.now() - quiet < 3000) await new Promise((resolve) => setTimeout(resolve, 5))
+    assert.is(w.receiver.received.length, 10)
+    assert.ok(performance.now() - quiet < 300, `five more, the API idle, took ${Math.round(performance.now() - quiet)} ms`)
+  } finally {
+    await deliverer.stop()
+    pacer.close()
   }
 })
 

@@ -45,6 +45,11 @@ export interface WebhookDeliveryOptions {
   pruneEveryMs?: number
   /** Jitter's randomness (tests). */
   random?: () => number
+  /**
+   * Awaited before each attempt is sent: lets the host hold deliveries back while it is busy
+   * answering requests (serve's `DeliveryPacer`). Absent: every attempt is sent at once.
+   */
+  pace?: () => Promise<void> | undefined
 }
 
 /** An endpoint's secrets opened once (per lease: opening one is a decryption), and those that sign at a moment. */
@@ -257,6 +262,8 @@ export class WebhookDeliverer {
 
   /** Sends `event` to `endpoint` once; never throws. */
   async #send(endpoint: WebhookEndpointRecord, event: StoredEvent, secrets: OpenedSecrets): Promise<Sent> {
+    const paced = this.#options.pace?.()
+    if (paced !== undefined) await paced
     const started = this.#ctx.clock.now()
     const body = webhookBody(event)
     let response: WebhookResponse
