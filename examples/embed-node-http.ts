@@ -8,16 +8,18 @@
 // (tsx runs TypeScript as it is; compile it with tsc for production.) In this repository
 // `npm install` builds the packages and the same command works. cert.pem and key.pem are your
 // certificate, or one for localhost made as the README's embedding section shows (openssl);
-// without TLS_CERT/TLS_KEY it makes a throw-away self-signed certificate for localhost.
+// without TLS_CERT/TLS_KEY it uses the development certificate `frontdesk serve --dev-cert` makes
+// (.frontdesk/ beside the database; clients trust .frontdesk/dev-ca.pem, as the log line says).
 // The service keeps `/` and `/healthz` for itself; `/v1/...` is frontdesk's, served with the
 // same checks, errors and headers as `frontdesk serve`.
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { dirname, join } from 'node:path'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createFrontdesk } from '@frontdesk/core'
-import { createDevCert, createHandler, formatAccessLog } from '@frontdesk/http'
+import { createHandler, ensureDevCert, formatAccessLog } from '@frontdesk/http'
 import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
 
 const dbPath = process.env.FRONTDESK_DB ?? './frontdesk.db'
@@ -53,10 +55,14 @@ async function ownRoutes(request: IncomingMessage, response: ServerResponse): Pr
   response.end('Not found\n')
 }
 
-const tls =
-  process.env.TLS_CERT !== undefined && process.env.TLS_KEY !== undefined
-    ? { cert: readFileSync(process.env.TLS_CERT), key: readFileSync(process.env.TLS_KEY) }
-    : await createDevCert()
+/** Your certificate, or else the development certificate `frontdesk serve --dev-cert` uses (for localhost only). */
+async function certificate(): Promise<{ cert: string | Buffer; key: string | Buffer }> {
+  if (process.env.TLS_CERT !== undefined && process.env.TLS_KEY !== undefined) return { cert: readFileSync(process.env.TLS_CERT), key: readFileSync(process.env.TLS_KEY) }
+  const dev = await ensureDevCert(join(dirname(dbPath), '.frontdesk'))
+  console.log(`development certificate: clients trust its CA ${dev.caPath}`)
+  return { cert: dev.cert, key: dev.key }
+}
+const tls = await certificate()
 
 const server = https.createServer({ ...tls, minVersion: 'TLSv1.2' }, (request, response) => {
   // frontdesk takes /v1 and /v1/...; everything else falls through to `next`.

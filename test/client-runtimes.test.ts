@@ -2,14 +2,15 @@
 // packages ship them (test/runtimes/package.json, installed here with `npm ci --prefix
 // test/runtimes` when missing: ~350 MB, ~20 s from the registry, then kept). The packed client
 // (dist/) and test/runtimes/conformance.ts are bundled into one module, which each runtime
-// runs against a real frontdesk HTTPS server on 127.0.0.1 whose certificate is signed by a
-// test CA that runtime trusts its own way (Bun: NODE_EXTRA_CA_CERTS, Deno: --cert, workerd:
-// the network service's trustedCertificates), and against a second server whose self-signed
-// certificate it does not trust. Each child has a time limit.
+// runs against a real frontdesk HTTPS server on 127.0.0.1 with the development certificate
+// `serve --dev-cert` makes (a leaf signed by the local CA in .frontdesk/), whose CA that runtime
+// trusts its own way (Bun: NODE_EXTRA_CA_CERTS, Deno: --cert, workerd: the network service's
+// trustedCertificates), and against a second server whose certificate, from another CA, it does
+// not trust. Each child has a time limit.
 import type { ChildProcess, SpawnSyncReturns } from 'node:child_process'
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import type { Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -21,7 +22,7 @@ import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Frontdesk, Store } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createTenant, importRecords, listInquiries } from '@frontdesk/core'
-import { createDevCert, createServer } from '@frontdesk/http'
+import { createDevCert, createServer, ensureDevCert } from '@frontdesk/http'
 import { createSearchEngine } from '@frontdesk/search'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -53,14 +54,6 @@ function ok(result: SpawnSyncReturns<string>, what: string): string {
   return result.stdout
 }
 
-/** A test CA and a certificate for 127.0.0.1/localhost it signed (not itself a CA: Deno and workerd refuse that). */
-function makeCertificates(): void {
-  ok(run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-subj', '/CN=frontdesk test CA', '-keyout', 'ca-key.pem', '-out', 'ca.pem']), 'openssl (CA)')
-  ok(run('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=localhost', '-keyout', 'key.pem', '-out', 'leaf.csr']), 'openssl (request)')
-  writeFileSync(join(scratch, 'leaf.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n')
-  ok(run('openssl', ['x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '2', '-extfile', 'leaf.ext', '-out', 'cert.pem']), 'openssl (sign)')
-}
-
 async function listen(server: Server): Promise<string> {
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
@@ -73,7 +66,6 @@ test.before(async () => {
     ok(run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: runtimes, timeout: 240_000 }), 'npm ci --prefix test/runtimes')
   }
   scratch = mkdtempSync(join(tmpdir(), 'frontdesk-runtimes-'))
-  makeCertificates()
   store = openSqliteStore({ path: join(scratch, 'frontdesk.db') })
   const search = createSearchEngine({ store })
   frontdesk = createFrontdesk({ store, search })
@@ -91,7 +83,9 @@ test.before(async () => {
   await importRecords(ctx, { tenantCode: 'acme', records: records.map((record, i) => ({ record, location: `line ${i + 1}` })) })
   const readKey = (await createApiKey(ctx, { tenantCode: 'acme', name: 'site', permissions: ['cms:read', 'cms:search'] })).key
   const inquiryKey = (await createApiKey(ctx, { tenantCode: 'acme', name: 'form', permissions: ['inquiry:create'] })).key
-  trusted = createServer(frontdesk, { tls: { cert: readFileSync(join(scratch, 'cert.pem'), 'utf8'), key: readFileSync(join(scratch, 'key.pem'), 'utf8') } }) as Server
+  // Hint: the files `serve --dev-cert` reads and writes, in .frontdesk/ beside its database.
+  const dev = await ensureDevCert(join(scratch, '.frontdesk'))
+  trusted = createServer(frontdesk, { tls: { cert: dev.cert, key: dev.key } }) as Server
   untrusted = createServer(frontdesk, { tls: await createDevCert() }) as Server
   config = { url: await listen(trusted), untrustedUrl: await listen(untrusted), readKey, inquiryKey }
   const built = buildSync({ entryPoints: [join(runtimes, 'conformance.ts')], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'error' })
@@ -153,13 +147,13 @@ async function assertConformance(result: Record<string, unknown>, runtime: 'bun'
 ;(supported ? test : test.skip)('Bun (NODE_EXTRA_CA_CERTS): every call, typed errors, a refused certificate', async () => {
   writeFileSync(join(scratch, 'bun.mjs'), script("console.log('RESULT ' + JSON.stringify(await conformance(CONFIG)))"))
   const before = (await listInquiries(frontdesk.context, { tenantCode: 'acme' })).length
-  await assertConformance(resultOf(await runAsync(BINARIES.bun, ['bun.mjs'], { NODE_EXTRA_CA_CERTS: join(scratch, 'ca.pem') }), 'bun'), 'bun')
+  await assertConformance(resultOf(await runAsync(BINARIES.bun, ['bun.mjs'], { NODE_EXTRA_CA_CERTS: join(scratch, '.frontdesk/dev-ca.pem') }), 'bun'), 'bun')
   assert.is((await listInquiries(frontdesk.context, { tenantCode: 'acme' })).length, before + 1, 'one inquiry stored')
 })
 
 ;(supported ? test : test.skip)('Deno (--cert): every call, typed errors, a refused certificate', async () => {
   writeFileSync(join(scratch, 'deno.mjs'), script("console.log('RESULT ' + JSON.stringify(await conformance(CONFIG)))"))
-  const run = await runAsync(BINARIES.deno, ['run', '--no-config', '--no-lock', '--allow-net=127.0.0.1', '--cert', join(scratch, 'ca.pem'), 'deno.mjs'], { DENO_DIR: join(scratch, 'deno-dir'), NO_COLOR: '1' })
+  const run = await runAsync(BINARIES.deno, ['run', '--no-config', '--no-lock', '--allow-net=127.0.0.1', '--cert', join(scratch, '.frontdesk/dev-ca.pem'), 'deno.mjs'], { DENO_DIR: join(scratch, 'deno-dir'), NO_COLOR: '1' })
   await assertConformance(resultOf(run, 'deno'), 'deno')
 })
 
@@ -171,7 +165,7 @@ async function assertConformance(result: Record<string, unknown>, runtime: 'bun'
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .worker),
-    (name = "internet", network = (allow = ["public", "private", "local"], tlsOptions = (trustedCertificates = [embed "ca.pem"]))),
+    (name = "internet", network = (allow = ["public", "private", "local"], tlsOptions = (trustedCertificates = [embed ".frontdesk/dev-ca.pem"]))),
   ],
 );
 const worker :Workerd.Worker = (modules = [(name = "worker", esModule = embed "worker.mjs")], compatibilityDate = "2024-09-23");

@@ -2,7 +2,7 @@
 // process against a temporary database on 127.0.0.1, bounded in time.
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import * as https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +11,6 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk, createTenant, importRecords } from '@frontdesk/core'
-import { createDevCert } from '@frontdesk/http'
 // Hint: the HTTPS test server is a test utility of @frontdesk/http, not part of any package's API.
 import type { TestServer } from '../../http/test/util/test-server.ts'
 import { startTestServer } from '../../http/test/util/test-server.ts'
@@ -85,10 +84,8 @@ test('embed-node-http.ts serves its own routes and frontdesk under /v1, and stop
   } finally {
     await store.close()
   }
-  const pems = await createDevCert()
-  writeFileSync(join(dir, 'cert.pem'), pems.cert)
-  writeFileSync(join(dir, 'key.pem'), pems.key)
-  const example = run('embed-node-http.ts', [], { FRONTDESK_DB: db, TLS_CERT: join(dir, 'cert.pem'), TLS_KEY: join(dir, 'key.pem'), PORT: '0' })
+  // Hint: without TLS_CERT/TLS_KEY (test/pack-install.test.ts gives them) it takes the development certificate.
+  const example = run('embed-node-http.ts', [], { FRONTDESK_DB: db, PORT: '0' })
   try {
     let url: string | undefined
     for (let i = 0; i < 300 && url === undefined && example.child.exitCode === null; i++) {
@@ -96,6 +93,9 @@ test('embed-node-http.ts serves its own routes and frontdesk under /v1, and stop
       url = /listening on (https:\/\/\S+?)\/ /.exec(example.stdout())?.[1]
     }
     assert.ok(url, `started: ${example.stdout()} ${example.stderr()}`)
+    const caPath = join(dir, '.frontdesk', 'dev-ca.pem')
+    assert.match(example.stdout(), `development certificate: clients trust its CA ${caPath}`)
+    const pems = { ca: readFileSync(caPath, 'utf8') }
     const home = await get(`${url}/`, pems.ca)
     assert.is(home.status, 200)
     assert.match(home.text, /host service/)

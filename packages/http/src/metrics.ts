@@ -1,6 +1,7 @@
 import type { Frontdesk, SearchPort, SearchQuery, SearchResult } from '@frontdesk/core'
 import type { Registry } from 'prom-client'
 import { Counter, Gauge, Histogram, collectDefaultMetrics, Registry as PromRegistry } from 'prom-client'
+import { ERROR_STATUS } from './error-status.ts'
 import type { HttpResponse } from './http-types.ts'
 import { RequestTally } from './request-tally.ts'
 
@@ -61,6 +62,9 @@ export function createMetrics(options: MetricsOptions = {}): FrontdeskMetrics {
   const inquiries = new Counter({ name: 'frontdesk_inquiries_created_total', help: 'Inquiries committed (idempotent replays not counted).', registers })
   const searchLatency = new Histogram({ name: 'frontdesk_search_duration_seconds', help: 'Time the search engine took per search, catch-up with the change feed included.', buckets: LATENCY_BUCKETS, registers })
   const candidates = new Histogram({ name: 'frontdesk_search_candidates', help: 'Items matching each search (its total), before paging.', buckets: CANDIDATE_BUCKETS, registers })
+  // Hint: the series whose labels are known in advance start at 0, so that rate() and increase() count the first refusal too.
+  for (const limit of ['key', 'failed_auth']) rateLimited.inc({ limit }, 0)
+  for (const [code, status] of Object.entries(ERROR_STATUS)) if (status === 401) failedKeys.inc({ code }, 0)
   let watched: { frontdesk: Frontdesk; index?: () => Promise<readonly IndexStats[]> } | null = null
   let tenantCodes = new Map<string, string>()
 

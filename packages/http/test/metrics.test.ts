@@ -120,12 +120,17 @@ test('the response cache reports hits and misses; the index its items and feed l
   assert.is(await sample(metrics, 'frontdesk_search_index_items', { tenant: 'acme' }), 6)
 })
 
-test('an embedding service registers them in its own registry, beside its own metrics', async () => {
+test('an embedding service registers them in its own registry, beside its own metrics; the refusal counters start at 0', async () => {
   const registry = new Registry()
   const metrics = createMetrics({ registry, processMetrics: false })
   assert.is(metrics.registry, registry)
   assert.ok(registry.getSingleMetric('frontdesk_http_requests_total') !== undefined)
-  assert.match(await registry.metrics(), '# TYPE frontdesk_http_request_duration_seconds histogram')
+  const text = await registry.metrics()
+  assert.match(text, '# TYPE frontdesk_http_request_duration_seconds histogram')
+  // Hint: a refusal counter that first appears at 1 is one that rate() and increase() never see rise.
+  for (const series of ['rate_limited_total{limit="key"}', 'rate_limited_total{limit="failed_auth"}', 'auth_failures_total{code="UNAUTHORIZED"}', 'auth_failures_total{code="API_KEY_DISABLED"}', 'auth_failures_total{code="PREVIEW_TOKEN_EXPIRED"}']) {
+    assert.ok(text.includes(`\nfrontdesk_${series} 0\n`), `frontdesk_${series} starts at 0`)
+  }
 })
 
 test.run()
