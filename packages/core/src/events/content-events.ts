@@ -23,7 +23,11 @@ const PAGE = 500
  * the item as it was last shown, so that a receiver can purge what it cached under its slug.
  */
 export function contentEventData(item: ContentRecord, category: CategoryRecord): OutboxEvent['data'] {
-  return { ...toContentListItem(item, category), version: item.version, updated_at: item.updated_at }
+  // Hint: the list item gains its two fields in place (no copy: an import makes one per item).
+  const data: OutboxEvent['data'] = toContentListItem(item, category)
+  data['version'] = item.version
+  data['updated_at'] = item.updated_at
+  return data
 }
 
 /**
@@ -142,29 +146,36 @@ export class EventRecorder implements ContentWriter {
 
   // ── writes
 
+  // Hint: an import puts every item through here, so what is known already (the tenant's
+  // subscriptions, the item just read, categories, `scheduled_through`) is taken without an
+  // await: each promise costs more than the rule it feeds.
   async putContent(record: ContentRecord): Promise<void> {
-    if (!(await this.#listened(record.tenant_id))) {
+    const tenantId = record.tenant_id
+    if (!(this.#subscribed.get(tenantId)?.content ?? (await this.#listened(tenantId)))) {
       this.#lastRead = null
       this.#lastSlugMiss = null
       return this.#tx.putContent(record)
     }
-    const before = await this.#stored(record.tenant_id, record.id, record.slug)
-    const through = await this.#scheduledThrough(record.tenant_id)
-    const beforeCategory = before === null ? null : await this.#category(before.tenant_id, before.category_id)
+    const known = this.#known(tenantId, record.id, record.slug)
+    const before = known === undefined ? await this.#tx.getContent(tenantId, record.id) : known
+    const through = this.#through.has(tenantId) ? (this.#through.get(tenantId) ?? null) : await this.#scheduledThrough(tenantId)
+    const beforeCategory = before === null ? null : (this.#categoryKnown(tenantId, before.category_id) ?? (await this.#category(tenantId, before.category_id)))
     const was = before !== null && isAnnounced(before, beforeCategory, through)
     await this.#tx.putContent(record)
     this.#lastRead = null
     this.#lastSlugMiss = null
-    const category = await this.#category(record.tenant_id, record.category_id)
+    const category = this.#categoryKnown(tenantId, record.category_id) ?? (await this.#category(tenantId, record.category_id))
     const is = category !== null && isAnnounced(record, category, through)
+    let full: Promise<void> | undefined
     if (is && category !== null) {
       const changed = before === null || before.version !== record.version || before.updated_at !== record.updated_at
-      if (!was) await this.#emit(record.tenant_id, 'content.published', contentEventData(record, category))
-      else if (changed) await this.#emit(record.tenant_id, 'content.updated', contentEventData(record, category))
+      if (!was) full = this.#emit(tenantId, 'content.published', contentEventData(record, category))
+      else if (changed) full = this.#emit(tenantId, 'content.updated', contentEventData(record, category))
     } else if (was && before !== null && beforeCategory !== null) {
       // Hint: the item as it was last shown, with its new version, so that the receiver can tell the order.
-      await this.#emit(record.tenant_id, 'content.unpublished', contentEventData({ ...before, version: record.version, updated_at: record.updated_at }, beforeCategory))
+      full = this.#emit(tenantId, 'content.unpublished', contentEventData({ ...before, version: record.version, updated_at: record.updated_at }, beforeCategory))
     }
+    if (full !== undefined) await full
   }
 
   async deleteContent(tenantId: string, id: string): Promise<boolean> {
@@ -248,19 +259,33 @@ export class EventRecorder implements ContentWriter {
     return subscribed.content
   }
 
-  /** Adds the event if the tenant's endpoints take its type (`#listened` was asked first). */
-  async #emit(tenantId: string, type: EventType, data: OutboxEvent['data']): Promise<void> {
-    if (this.#subscribed.get(tenantId)?.types.has(type) !== true) return
+  /**
+   * Adds the event if the tenant's endpoints take its type (`#listened` was asked first); a
+   * promise only when a full batch is handed to the store.
+   */
+  #emit(tenantId: string, type: EventType, data: OutboxEvent['data']): Promise<void> | undefined {
+    if (this.#subscribed.get(tenantId)?.types.has(type) !== true) return undefined
     this.#pending.push({ tenant_id: tenantId, id: newId('evt', this.#now), type, created_at: this.#nowIso, data })
-    if (this.#pending.length >= APPEND_BATCH) await this.#tx.appendEvents(this.#pending.splice(0))
+    return this.#pending.length >= APPEND_BATCH ? this.#tx.appendEvents(this.#pending.splice(0)) : undefined
   }
 
-  async #stored(tenantId: string, id: string, slug?: string): Promise<ContentRecord | null> {
+  async #stored(tenantId: string, id: string): Promise<ContentRecord | null> {
+    const known = this.#known(tenantId, id)
+    return known === undefined ? this.#tx.getContent(tenantId, id) : known
+  }
+
+  /** The stored item when known without a read (the item just read, or a slug just missed: none); `undefined`: not known. */
+  #known(tenantId: string, id: string, slug?: string): ContentRecord | null | undefined {
     const last = this.#lastRead
     if (last !== null && last.tenantId === tenantId && last.id === id) return last.record
     const miss = this.#lastSlugMiss
     if (miss !== null && miss.tenantId === tenantId && miss.slug === slug) return null
-    return this.#tx.getContent(tenantId, id)
+    return undefined
+  }
+
+  /** The category when it was read in this transaction and exists; else `undefined` (ask `#category`). */
+  #categoryKnown(tenantId: string, id: string): CategoryRecord | undefined {
+    return this.#categories.get(`${tenantId}\u0000${id}`) ?? undefined
   }
 
   async #category(tenantId: string, id: string): Promise<CategoryRecord | null> {
