@@ -50,6 +50,22 @@ test('PostgreSQL that could not start: its tests are skipped with the reason, th
   assert.is(skipSummary(skips.byReason), `Skipped ${skips.total}: ${skips.total} because ${why}`)
 })
 
+test('PostgreSQL that could not start: every test that needs it, in every package, is skipped with the reason, none fails', () => {
+  // Hint: the files that run tests on PostgreSQL only: the adapter's, and those importing the
+  // behaviour tests with `?store=postgres`. A suite made without `postgresSuite` (or a
+  // `behaviourSuite` over it) fails in its hooks here instead of saying why it is skipped.
+  const why = 'PostgreSQL could not start (a test of the runner, every package)'
+  const { FRONTDESK_TEST_PG_URL: _url, ...rest } = process.env
+  const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', ...UVU_PRELOAD, join(root, 'node_modules/uvu/bin.js'), 'packages', '(adapter-postgres/.*|on-postgres|postgres-[a-z-]+)\\.test\\.ts$', ...UVU_FLAGS], {
+    cwd: root, encoding: 'utf8', timeout: 120_000, env: testEnv({ ...rest, FRONTDESK_TEST_PG_UNAVAILABLE: why, FRONTDESK_NO_MEMO: '0' }),
+  })
+  assert.is(run.status, 0, run.stdout + run.stderr)
+  assert.is(count(run.stdout, 'Passed'), count(run.stdout, 'Total'), run.stdout)
+  const skips = skipsOf(run.stdout)
+  assert.ok(skips.total > 200, `${skips.total} skipped`)
+  assert.equal([...skips.byReason], [[why, skips.total]], 'each skip says why')
+})
+
 test('PostgreSQL that cannot be reached: its tests fail, and the run still ends with its count', () => {
   // Hint: a URL given is used as given; nothing listens on port 9 (discard) of 127.0.0.1 here.
   const run = runUvu(['packages/http/test/content-api.test.ts?store=postgres', 'packages/http/test/routing.test.ts'], { FRONTDESK_TEST_PG_URL: 'postgres://postgres:none@127.0.0.1:9/postgres' })

@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createDevCert } from '@frontdesk/http'
-import { cliFixtureFor, storeOf, titled } from './util/cli-fixture.ts'
+import { behaviourSuite, cliFixtureFor, storeOf } from './util/cli-fixture.ts'
 import type { ServeProcess } from './util/serve-process.ts'
 import { buildCli, send, sleep, startServe } from './util/serve-process.ts'
 import type { Receiver } from './util/webhook-receiver.ts'
@@ -22,7 +21,7 @@ import { startReceiver, verified } from './util/webhook-receiver.ts'
  * another is killed.
  */
 
-const test = suite(titled('webhooks delivered by several serve processes', import.meta.url))
+const test = await behaviourSuite('webhooks delivered by several serve processes', import.meta.url)
 
 test('three processes, one killed with SIGKILL mid-delivery: every event arrives, in commit order, signed; a replay is retried across another kill', async () => {
   buildCli()

@@ -41,8 +41,8 @@ interface Pipelined {
   closedByServer: boolean
 }
 
-/** Sends `count` GETs of `path` in one write, each with its own `X-Request-Id` (`pipe-0001`…), and reads the answers. */
-function pipelined(server: TestServer, key: string, path: string, count: number): Promise<Pipelined> {
+/** Sends `count` GETs of `path` (or POSTs of `body`) in one write, each with its own `X-Request-Id` (`pipe-0001`…), and reads the answers. */
+function pipelined(server: TestServer, key: string, path: string, count: number, body?: string): Promise<Pipelined> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect({ host: '127.0.0.1', port: server.port, ca: server.cert, servername: 'localhost' })
     const answers: Pipelined['answers'] = []
@@ -58,7 +58,9 @@ function pipelined(server: TestServer, key: string, path: string, count: number)
     const limit = setTimeout(finish, 20_000)
     socket.on('error', reject)
     socket.once('secureConnect', () => {
-      const requests = Array.from({ length: count }, (_, i) => `GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nX-Request-Id: pipe-${String(i + 1).padStart(4, '0')}\r\n\r\n`)
+      const method = body === undefined ? 'GET' : 'POST'
+      const content = body === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+      const requests = Array.from({ length: count }, (_, i) => `${method} ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nX-Request-Id: pipe-${String(i + 1).padStart(4, '0')}\r\n${content}\r\n${body ?? ''}`)
       socket.write(requests.join(''))
     })
     socket.once('end', () => {
@@ -100,6 +102,14 @@ test('large answers (the OpenAPI document, 45 KiB each) pipelined 200 deep are a
   const result = await pipelined(world.server, world.key, '/v1/openapi.json', 200)
   assert.equal(result.answers.map((answer) => answer.id), ids(1, 200))
   assert.ok(result.answers.every((answer) => answer.status === 200))
+})
+
+test('searches (POST with a body) pipelined 1,000 deep in one write are all answered, in order', async (world) => {
+  const result = await pipelined(world.server, world.key, '/v1/cms/search', 1_000, '{"query":"harbour"}')
+  assert.is(result.answers.length, 1_000, `${result.answers.length} answers`)
+  assert.equal(result.answers.map((answer) => answer.id), ids(1, 1_000), 'in the order asked')
+  assert.ok(result.answers.every((answer) => answer.status === 200))
+  assert.is(result.answers.at(-1)?.connection, 'close', 'the 1,000th is the connection\u2019s last')
 })
 
 test(`at the request limit (default ${MAX_REQUESTS_PER_CONNECTION}) the last answer says Connection: close and the server closes; what was pipelined behind it is not answered`, async (world) => {

@@ -3,8 +3,12 @@
 // answers have waited `sendTimeoutMs` without progress, holds little of the server's memory
 // meanwhile, and a new client is served within a second throughout, whether the slow readers
 // send a key or not. Before, such connections stayed open for ever with every answer queued
-// (about 23 MB each with a key). The server runs in its own process, whose memory and sockets
-// are read from /proc; the slow readers come from 127.0.0.2, the new client from 127.0.0.3.
+// (about 23 MB each with a key). A receive window of 1 byte cannot be asked of Linux (it keeps
+// a socket's buffer at 2 KiB or more), so the reader that takes one byte a second stands for
+// it: once its buffers are full, TCP's silly-window avoidance keeps the window it advertises
+// shut while it reads a byte a second, and the server sees what a 1-byte window shows it, no
+// progress. The server runs in its own process, whose memory and sockets are read from /proc;
+// the slow readers come from 127.0.0.2, the new client from 127.0.0.3.
 import * as https from 'node:https'
 import * as net from 'node:net'
 import { Duplex } from 'node:stream'

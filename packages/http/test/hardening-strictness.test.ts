@@ -42,12 +42,13 @@ test('a second Host header is a 400 on field host, and the connection is closed'
   assert.is(one?.status, 200)
 })
 
-test('request lines that are not HTTP/1.x (HTTP/2.0, HTTP/0.9 style) are refused, never served', async (world) => {
+test('request lines that are not HTTP/1.x (HTTP/2.0, HTTP/0.9 style) are refused, never served, and the connection is closed', async (world) => {
   for (const line of ['GET /v1/cms/categories HTTP/2.0\r\nHost: a', 'GET /v1/cms/categories']) {
     const response = await world.send(Buffer.from(`${line}\r\nX-API-Key: ${world.key}\r\n\r\n`))
     assert.is(response?.status, 400, line)
     assert.is(errorOf(response).error.code, 'VALIDATION_ERROR', line)
     assert.is(errorOf(response).error.details?.[0]?.field, 'request', line)
+    assert.is(response?.headers.connection, 'close', line)
   }
   const old = await world.send(Buffer.from(`GET /v1/cms/categories HTTP/1.0\r\nX-API-Key: ${world.key}\r\n\r\n`))
   assert.is(old?.status, 200, 'HTTP/1.0 is still served')

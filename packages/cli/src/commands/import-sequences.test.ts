@@ -4,10 +4,9 @@ import type { Store } from '@frontdesk/core'
 import { createFrontdesk } from '@frontdesk/core'
 import { anApiKey, assertWithCause, fuzzOptions } from '@frontdesk/core/testing'
 import fc from 'fast-check'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { cliFixture } from '../../test/util/cli-fixture.ts'
-import { cliFixtureFor, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, cliFixtureFor } from '../../test/util/cli-fixture.ts'
 import { openStore } from '../session.ts'
 
 /*
@@ -25,7 +24,7 @@ import { openStore } from '../session.ts'
  */
 
 type Fixture = ReturnType<typeof cliFixture>
-const test = suite<{ f: Fixture }>(titled('imports, deletions and restarts: every start answers as an index built from the data', import.meta.url), {} as { f: Fixture })
+const test = await behaviourSuite<{ f: Fixture }>('imports, deletions and restarts: every start answers as an index built from the data', import.meta.url, {} as { f: Fixture })
 test.before.each(async (context) => {
   context.f = await cliFixtureFor(import.meta.url)
 })

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Context, Frontdesk, Principal, Store, WebhookAttemptRecord, WebhookStore } from '@frontdesk/core'
 import {
@@ -11,7 +10,7 @@ import {
 } from '@frontdesk/core'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { spin } from '../../test/util/busy-loop.ts'
-import { storeOf, titled } from '../../test/util/cli-fixture.ts'
+import { behaviourSuite, storeOf } from '../../test/util/cli-fixture.ts'
 import type { Receiver } from '../../test/util/webhook-receiver.ts'
 import { startReceiver, verified } from '../../test/util/webhook-receiver.ts'
 import { DeliveryPacer } from './delivery-pacer.ts'
@@ -40,7 +39,7 @@ interface World {
   deliverer: (options?: { timeoutMs?: number; allowPrivate?: boolean; owner?: string; pace?: () => Promise<void> | undefined }) => WebhookDeliverer
 }
 
-const test = suite<{ w: World }>(titled('webhook delivery', import.meta.url), {} as { w: World })
+const test = await behaviourSuite<{ w: World }>('webhook delivery', import.meta.url, {} as { w: World })
 test.before.each(async (context) => {
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-webhooks-'))
   let reopen: () => Promise<Store>
