@@ -77,6 +77,8 @@ export class EventRecorder implements ContentWriter {
    * has an id made for it. Spares an import one read per new item.
    */
   #lastSlugMiss: { tenantId: string; slug: string } | null = null
+  /** The items of the last `getContents` (an import's read-ahead), until each is written. */
+  #readAhead: { tenantId: string; byId: Map<string, ContentRecord | null> } | null = null
 
   constructor(tx: ContentWriter, now: number) {
     this.#tx = tx
@@ -122,8 +124,10 @@ export class EventRecorder implements ContentWriter {
     this.#lastSlugMiss = record === null ? { tenantId, slug } : null
     return record
   }
-  getContents(tenantId: string, ids: readonly string[]): Promise<(ContentRecord | null)[]> {
-    return this.#tx.getContents(tenantId, ids)
+  async getContents(tenantId: string, ids: readonly string[]): Promise<(ContentRecord | null)[]> {
+    const records = await this.#tx.getContents(tenantId, ids)
+    this.#readAhead = { tenantId, byId: new Map(ids.map((id, i) => [id, records[i] ?? null])) }
+    return records
   }
   listContents(tenantId: string, query: ContentQuery): Promise<ContentRecord[]> {
     return this.#tx.listContents(tenantId, query)
@@ -154,6 +158,7 @@ export class EventRecorder implements ContentWriter {
     if (!(this.#subscribed.get(tenantId)?.content ?? (await this.#listened(tenantId)))) {
       this.#lastRead = null
       this.#lastSlugMiss = null
+      this.#readAhead = null
       return this.#tx.putContent(record)
     }
     const known = this.#known(tenantId, record.id, record.slug)
@@ -161,6 +166,7 @@ export class EventRecorder implements ContentWriter {
     const through = this.#through.has(tenantId) ? (this.#through.get(tenantId) ?? null) : await this.#scheduledThrough(tenantId)
     const beforeCategory = before === null ? null : (this.#categoryKnown(tenantId, before.category_id) ?? (await this.#category(tenantId, before.category_id)))
     const was = before !== null && isAnnounced(before, beforeCategory, through)
+    this.#readAhead?.byId.delete(record.id)
     await this.#tx.putContent(record)
     this.#lastRead = null
     this.#lastSlugMiss = null
@@ -182,9 +188,11 @@ export class EventRecorder implements ContentWriter {
     if (!(await this.#listened(tenantId))) {
       this.#lastRead = null
       this.#lastSlugMiss = null
+      this.#readAhead = null
       return this.#tx.deleteContent(tenantId, id)
     }
     const before = await this.#stored(tenantId, id)
+    this.#readAhead?.byId.delete(id)
     const deleted = await this.#tx.deleteContent(tenantId, id)
     this.#lastRead = null
     this.#lastSlugMiss = null
@@ -197,6 +205,8 @@ export class EventRecorder implements ContentWriter {
   }
 
   async putCategory(record: CategoryRecord): Promise<void> {
+    // Hint: items read ahead hold their categories' names no longer.
+    this.#readAhead = null
     if (!(await this.#listened(record.tenant_id))) return this.#tx.putCategory(record)
     const before = await this.#category(record.tenant_id, record.id)
     await this.#tx.putCategory(record)
@@ -219,6 +229,8 @@ export class EventRecorder implements ContentWriter {
     const before = await this.#tx.getTag(record.tenant_id, record.id)
     await this.#tx.putTag(record)
     if (before === null || before.name === record.name) return
+    // Hint: items read ahead hold the tag's old name.
+    this.#readAhead = null
     const through = await this.#scheduledThrough(record.tenant_id)
     await this.#eachItem(record.tenant_id, { tagIds: [record.id] }, async (item) => {
       const category = await this.#category(item.tenant_id, item.category_id)
@@ -274,10 +286,14 @@ export class EventRecorder implements ContentWriter {
     return known === undefined ? this.#tx.getContent(tenantId, id) : known
   }
 
-  /** The stored item when known without a read (the item just read, or a slug just missed: none); `undefined`: not known. */
+  /** The stored item when known without a read (the item just read or read ahead, or a slug just missed: none); `undefined`: not known. */
   #known(tenantId: string, id: string, slug?: string): ContentRecord | null | undefined {
     const last = this.#lastRead
     if (last !== null && last.tenantId === tenantId && last.id === id) return last.record
+    // Hint: before the slug missed, which tells of an item without an id only: one read ahead by its id may have had another slug.
+    const ahead = this.#readAhead
+    const read = ahead !== null && ahead.tenantId === tenantId ? ahead.byId.get(id) : undefined
+    if (read !== undefined) return read
     const miss = this.#lastSlugMiss
     if (miss !== null && miss.tenantId === tenantId && miss.slug === slug) return null
     return undefined

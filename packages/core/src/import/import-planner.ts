@@ -49,6 +49,8 @@ export class ImportPlanner {
   readonly #tagsByName = new Map<string, TagRecord>()
   /** Categories whose new definition may refuse values accepted before, with the location of that record. */
   readonly #tightened = new Map<string, string>()
+  /** Items read ahead for the coming records (`readAhead`), by id; an item leaves once written. */
+  readonly #ahead = new Map<string, ContentRecord | null>()
 
   private constructor(tx: ContentWriter, tenantId: string, now: number, dryRun: boolean) {
     this.#tx = tx
@@ -66,6 +68,18 @@ export class ImportPlanner {
     for (const c of await tx.listInquiryCategories(tenantId)) planner.#inquiryCategories.set(c)
     for (const t of await tx.listTags(tenantId)) planner.#rememberTag(t)
     return planner
+  }
+
+  /**
+   * Reads the items of these ids together, for the content records about to be applied, so
+   * that each is not a read of its own (a round trip on PostgreSQL). Replaces the last read-ahead.
+   */
+  async readAhead(ids: readonly string[]): Promise<void> {
+    this.#ahead.clear()
+    const unique = [...new Set(ids)]
+    if (unique.length === 0) return
+    const records = await this.#tx.getContents(this.#tenantId, unique)
+    unique.forEach((id, i) => this.#ahead.set(id, records[i] ?? null))
   }
 
   /** Applies one record; throws a `UsageError` naming `location` when it cannot be applied. */
@@ -116,6 +130,8 @@ export class ImportPlanner {
     const changed = existing === null || !sameJson({ ...existing, updated_at: '' }, { ...next, updated_at: '' })
     if (changed) {
       if (existing !== null) next.updated_at = this.#iso()
+      // Hint: items read ahead hold their categories' names no longer: read again.
+      this.#ahead.clear()
       await this.#tx.putCategory(next)
       this.#categories.set(next, existing)
       if (existing !== null && tightens(existing.fields, next.fields)) this.#tightened.set(next.id, location)
@@ -192,6 +208,8 @@ export class ImportPlanner {
     const next: TagRecord = { tenant_id: this.#tenantId, id: existing?.id ?? input.id ?? newId('tag', this.#now), name: input.name }
     const changed = existing === null || existing.name !== next.name
     if (changed) {
+      // Hint: items read ahead hold their tags' names: a renamed tag makes them stale.
+      if (existing !== null) this.#ahead.clear()
       await this.#tx.putTag(next)
       if (existing !== null) this.#tagsByName.delete(existing.name)
       this.#rememberTag(next)
@@ -203,7 +221,9 @@ export class ImportPlanner {
     const category = this.#contentCategory(input, location)
     const fields = contentFieldValues(category.fields, input.content, location)
     const tx = this.#tx
-    const existing = input.id === undefined ? await tx.getContentBySlug(this.#tenantId, input.slug) : await tx.getContent(this.#tenantId, input.id)
+    const ahead = input.id === undefined ? undefined : this.#ahead.get(input.id)
+    const existing =
+      input.id === undefined ? await tx.getContentBySlug(this.#tenantId, input.slug) : ahead !== undefined ? ahead : await tx.getContent(this.#tenantId, input.id)
     if (input.id !== undefined && existing?.slug !== input.slug) {
       // Hint: a new slug, or a new item with a given id: the slug must not belong to another item.
       const owner = await tx.getContentBySlug(this.#tenantId, input.slug)
@@ -234,6 +254,7 @@ export class ImportPlanner {
         next.version = existing.version + 1
         next.updated_at = this.#iso()
       }
+      this.#ahead.delete(next.id)
       await tx.putContent(next)
     }
     count(this.summary.contents, existing, changed)
