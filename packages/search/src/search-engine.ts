@@ -3,6 +3,7 @@ import type {
 } from '@frontdesk/core'
 import { phraseChecker, phraseTexts } from '@frontdesk/core'
 import { buildTenantIndex } from './build/bulk-build.ts'
+import { AnalyzedReader } from './matching/analyzed-docs.ts'
 import { memoByDefault } from './memo-switch.ts'
 import { decodeSnapshot, encodeSnapshot } from './snapshots/snapshot-codec.ts'
 import { decodeDelta, deltaName } from './snapshots/snapshot-delta.ts'
@@ -353,7 +354,8 @@ export class SearchEngine implements SearchPort {
       index = new TenantSearchIndex(delta?.categories ?? file.tenant.categories, file.tenant, { memo: this.#memo })
       if (delta !== null) {
         for (const id of delta.removed) index.remove(id)
-        for (const record of delta.records) index.upsert(record)
+        const reader = new AnalyzedReader(delta.terms)
+        for (const item of delta.items) index.upsertAnalyzed(item, reader)
       }
     } catch {
       return 'unusable'

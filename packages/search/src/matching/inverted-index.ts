@@ -1,4 +1,5 @@
 import { FIELD_BOOST, forEachIndexTerm, SEARCHED_FIELDS, withinOneEdit } from '@frontdesk/core'
+import type { AnalyzedReader } from './analyzed-docs.ts'
 import { BigramIds } from './bigram-ids.ts'
 import SearchableMap from 'minisearch/SearchableMap'
 
@@ -73,6 +74,10 @@ export class InvertedIndex {
   #astralWords = 0
   #lists: Uint32Array[] = []
   #used = new Int32Array(1024)
+  /** The buffer the index was restored from: its lists are views of it, exactly as long as they were. */
+  #restored: ArrayBufferLike | null = null
+  /** Postings added after a restored list (see `#append`), by term id; joined to it when the term is read. */
+  readonly #tails = new Map<number, Tail>()
   readonly #fieldTotals = new Float64Array(FIELDS.length)
   #fieldDocs = 0
   // Scratch space of `addDocument`, by term id: frequency in the field, weight in the document.
@@ -90,11 +95,12 @@ export class InvertedIndex {
     data.fieldTotals.forEach((total, i) => (this.#fieldTotals[i] = total))
     this.#fieldDocs = data.fieldDocs
     const cjk = new Set(data.cjk)
+    this.#restored = postings.buffer
     let offset = 0
     for (let id = 0; id < data.terms.length; id++) {
       const used = data.used[id] ?? 0
       this.#termId(data.terms[id] ?? '', cjk.has(id))
-      // A view, no copy: the list is copied the first time it grows.
+      // A view, no copy: what is added later goes to a tail or, for a short list, a copy (see `#append`).
       this.#lists[id] = postings.subarray(offset, offset + used)
       this.#used[id] = used
       offset += used
@@ -161,6 +167,62 @@ export class InvertedIndex {
     }
   }
 
+  /**
+   * Indexes document `doc` as `addDocument` would with the texts it was analysed from: the
+   * reader's next document (see `AnalyzedDocs`), without the analyzer.
+   */
+  addAnalyzed(doc: number, reader: AnalyzedReader): void {
+    if (doc >= MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
+    this.#fieldDocs++
+    const { docs, ids, cjk } = reader
+    const numbers = docs.numbers
+    let at = reader.at
+    let inDoc = 0
+    let docTerms = this.#docTerms
+    for (let f = 0; f < FIELDS.length; f++) {
+      const length = numbers[at] ?? 0
+      const n = numbers[at + 1] ?? 0
+      at += 2
+      // Term ids first: a new term may grow the scratch arrays.
+      if (n > this.#fieldTerms.length) this.#fieldTerms = new Int32Array(Math.max(n, this.#fieldTerms.length * 2))
+      const fieldIds = this.#fieldTerms
+      for (let i = 0; i < n; i++) {
+        const number = numbers[at + 2 * i] ?? 0
+        let id = ids[number] ?? -1
+        if (id < 0) {
+          id = this.#termId(docs.terms[number] ?? '', cjk[number] === 1)
+          ids[number] = id
+        }
+        fieldIds[i] = id
+      }
+      const total = (this.#fieldTotals[f] ?? 0) + length
+      this.#fieldTotals[f] = total
+      if (length === 0) {
+        at += 2 * n
+        continue
+      }
+      const weight = this.#weight
+      const norm = K1 * (1 - B + (B * length) / Math.max(1, total / this.#fieldDocs))
+      const boost = BOOSTS[f] ?? 1
+      for (let i = 0; i < n; i++, at += 2) {
+        const id = fieldIds[i] ?? 0
+        const tf = numbers[at + 1] ?? 0
+        if (weight[id] === 0) {
+          if (inDoc === docTerms.length) docTerms = this.#docTerms = grownInt(docTerms)
+          docTerms[inDoc++] = id
+        }
+        weight[id] = (weight[id] ?? 0) + boost * (DELTA + (tf * (K1 + 1)) / (tf + norm))
+      }
+    }
+    const weight = this.#weight
+    for (let i = 0; i < inDoc; i++) {
+      const id = docTerms[i] ?? 0
+      this.#append(id, doc * 256 + weightCode(weight[id] ?? 0))
+      weight[id] = 0
+    }
+    reader.at = at
+  }
+
   /** The term's id, or `undefined` when no document holds it. */
   termId(term: string): number | undefined {
     return this.#ids.get(term)
@@ -197,8 +259,9 @@ export class InvertedIndex {
     return found
   }
 
-  /** The term's postings: `list[0…length)`, in document order (see the posting format above). */
+  /** The term's postings: `list[0…length)`, in document order (see the posting format above). Joins the term's tail to its list first. */
   postings(id: number): { list: Uint32Array; length: number } {
+    if (this.#tails.size > 0) this.#joinTail(id)
     return { list: this.#lists[id] ?? new Uint32Array(0), length: this.#used[id] ?? 0 }
   }
 
@@ -211,13 +274,12 @@ export class InvertedIndex {
       const list = this.#lists[id]
       if (list === undefined) continue
       const used = this.#used[id] ?? 0
-      let out = 0
-      for (let i = 0; i < used; i++) {
-        const posting = list[i] ?? 0
-        const doc = renumber[posting >>> 8] ?? -1
-        if (doc >= 0) list[out++] = doc * 256 + (posting & 255)
-      }
-      this.#used[id] = out
+      this.#used[id] = compacted(list, used, renumber)
+      // Hint: a tail is compacted where it is, not joined: joining every tail at once is the copying tails avoid.
+      const tail = this.#tails.get(id)
+      if (tail === undefined) continue
+      tail.used = compacted(tail.list, tail.used, renumber)
+      if (tail.used === 0) this.#tails.delete(id)
     }
   }
 
@@ -239,8 +301,15 @@ export class InvertedIndex {
    */
   toChunks(): { data: InvertedIndexData; chunks: Uint32Array[] } {
     const count = this.#terms.length
-    const used = Array.from(this.#used.subarray(0, count))
-    const chunks = used.map((n, id) => (this.#lists[id] ?? new Uint32Array(0)).subarray(0, n))
+    const used: number[] = []
+    const chunks: Uint32Array[] = []
+    for (let id = 0; id < count; id++) {
+      const n = this.#used[id] ?? 0
+      chunks.push((this.#lists[id] ?? new Uint32Array(0)).subarray(0, n))
+      const tail = this.#tails.get(id)
+      if (tail !== undefined) chunks.push(tail.list.subarray(0, tail.used))
+      used.push(n + (tail?.used ?? 0))
+    }
     const data = { terms: [...this.#terms], cjk: [...this.#cjk], used, fieldTotals: Array.from(this.#fieldTotals), fieldDocs: this.#fieldDocs }
     return { data, chunks }
   }
@@ -266,10 +335,29 @@ export class InvertedIndex {
     return id
   }
 
+  /**
+   * Adds a posting to the term's list. A restored list is a view of the restored buffer with
+   * no room after it; a long one is not copied to grow but gets a tail, joined to it when the
+   * term is next read (`postings`). Hint: a start applying a snapshot's delta touches most long
+   * lists; copying them (at 1,000,000 items ~1 GB, in lists of up to 4 MB) was mostly garbage
+   * collection, each ~64 MB of new buffers setting off a full collection of the restored heap.
+   */
   #append(id: number, posting: number): void {
+    // Hint: once a list has a tail, what follows goes there, even when a compaction left room in the list.
+    const tail = this.#tails.size > 0 ? this.#tails.get(id) : undefined
+    if (tail !== undefined) {
+      appendTo(tail, posting)
+      return
+    }
     const used = this.#used[id] ?? 0
     let list = this.#lists[id]
     if (list === undefined || used + 1 > list.length) {
+      if (list !== undefined && used >= TAIL_FROM && list.buffer === this.#restored) {
+        const started: Tail = { list: new Uint32Array(16), used: 0 }
+        this.#tails.set(id, started)
+        appendTo(started, posting)
+        return
+      }
       // Hint: 1.5× rather than 2×: after a bulk build the lists are kept as they are, slack included.
       const bigger = new Uint32Array(Math.max(4, used + (used >> 1)))
       if (list !== undefined) bigger.set(list.subarray(0, used))
@@ -279,6 +367,49 @@ export class InvertedIndex {
     list[used] = posting
     this.#used[id] = used + 1
   }
+
+  /** Makes the term's list and its tail one list (of its own, exactly as long). */
+  #joinTail(id: number): void {
+    const tail = this.#tails.get(id)
+    if (tail === undefined) return
+    this.#tails.delete(id)
+    const used = this.#used[id] ?? 0
+    const list = new Uint32Array(used + tail.used)
+    list.set((this.#lists[id] ?? new Uint32Array(0)).subarray(0, used))
+    list.set(tail.list.subarray(0, tail.used), used)
+    this.#lists[id] = list
+    this.#used[id] = list.length
+  }
+}
+
+/** Postings added after a restored list, `list[0…used)`. */
+interface Tail {
+  list: Uint32Array
+  used: number
+}
+
+/** Adds a posting at the end of a tail, doubling it when full. */
+function appendTo(tail: Tail, posting: number): void {
+  if (tail.used === tail.list.length) {
+    const bigger = new Uint32Array(tail.list.length * 2)
+    bigger.set(tail.list)
+    tail.list = bigger
+  }
+  tail.list[tail.used++] = posting
+}
+
+/** Restored lists at least this long get a tail rather than a copy when they grow (a copy of a shorter one costs less than a tail). */
+const TAIL_FROM = 64
+
+/** Drops the postings of dead documents from `list[0…used)` where it is, renumbering the rest (see `compact`); the postings left. */
+function compacted(list: Uint32Array, used: number, renumber: Int32Array): number {
+  let out = 0
+  for (let i = 0; i < used; i++) {
+    const posting = list[i] ?? 0
+    const doc = renumber[posting >>> 8] ?? -1
+    if (doc >= 0) list[out++] = doc * 256 + (posting & 255)
+  }
+  return out
 }
 
 function grownInt(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

@@ -1,6 +1,9 @@
-import type { ContentRecord, FeedPosition, SnapshotStore } from '@frontdesk/core'
+import type { ContentRecord, FeedPosition, SearchDocument, SnapshotStore } from '@frontdesk/core'
+import { searchedTexts } from '@frontdesk/core'
+import { AnalyzedDocsWriter, analyzedDocStarts } from '../matching/analyzed-docs.ts'
 import type { SearchEngineStore } from '../search-engine.ts'
 import { createSearchEngine, DEFAULT_REBUILD_THRESHOLD } from '../search-engine.ts'
+import { searchDocumentOf } from '../tenant/tenant-index.ts'
 import { leadOf } from './snapshot-backlog.ts'
 import { decodeSnapshotLead } from './snapshot-codec.ts'
 import type { SnapshotDelta } from './snapshot-delta.ts'
@@ -86,10 +89,11 @@ export async function snapshotAfterImport(
 
 /**
  * The tenant's delta over its snapshot at `base`: `old` (the delta made over it before, if
- * any) with the items of every change after it, as the store holds them now; the categories
- * as they are now. An item's indexed text depends on its category's fields and tag names, so
- * the items of a changed tag, and of a category whose fields may have changed (compared with
- * the old delta's; without one, any changed category), are in it too. `null` when it would
+ * any) with the items of every change after it, as the store holds them now, analysed (only
+ * those: the old delta's others keep their analysed terms); the categories as they are now.
+ * An item's indexed text depends on its category's fields and tag names, so the items of a
+ * changed tag, and of a category whose fields may have changed (compared with the old
+ * delta's; without one, any changed category), are in it too. `null` when it would
  * hold more than `most` items or the feed no longer reaches back (the snapshot is then written
  * again instead). The changes are read before the items, so the items reflect every change up
  * to the delta's position (maybe some after it: applying those again at a start is harmless).
@@ -128,8 +132,10 @@ async function makeDelta(store: SearchEngineStore, tenantId: string, base: FeedP
   }
   if (regrouped.length > 0 && !(await listed({ categoryIds: regrouped }))) return null
   for (const tagId of tagIds) if (!(await listed({ tagIds: [tagId] }))) return null
-  const records = new Map<string, ContentRecord | null>()
-  for (const record of old?.records ?? []) records.set(record.id, record)
+  // An item of the old delta not changed since keeps its analysed terms (its text, tags and category's fields are as they were).
+  const records = new Map<string, ContentRecord | number | null>()
+  const oldStarts = old === null ? [] : analyzedDocStarts(old.terms, old.items.length)
+  old?.items.forEach((item, i) => records.set(item.id, i))
   for (const id of old?.removed ?? []) records.set(id, null)
   const ids = [...contentIds]
   for (let from = 0; from < ids.length; from += ITEM_PAGE) {
@@ -138,11 +144,22 @@ async function makeDelta(store: SearchEngineStore, tenantId: string, base: FeedP
     page.forEach((id, i) => records.set(id, read[i] ?? null))
   }
   if (records.size > most) return null
-  const kept: ContentRecord[] = []
+  const byId = new Map(categories.map((category) => [category.id, category]))
+  const items: SearchDocument[] = []
+  const terms = new AnalyzedDocsWriter()
   const removed: string[] = []
   for (const [id, record] of records) {
     if (record === null) removed.push(id)
-    else kept.push(record)
+    else if (typeof record !== 'number') {
+      const item = searchDocumentOf(record)
+      items.push(item)
+      terms.add(searchedTexts(record.title, record.summary, record.body, item.tags, record.fields, byId.get(record.category_id)))
+    } else {
+      const item = old?.items[record]
+      if (old === null || item === undefined) continue
+      items.push(item)
+      terms.copy(old.terms, oldStarts[record] ?? 0)
+    }
   }
-  return { tenantId, base, position, categories, records: kept, removed }
+  return { tenantId, base, position, categories, items, terms: terms.finish(), removed }
 }

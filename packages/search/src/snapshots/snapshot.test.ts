@@ -291,7 +291,7 @@ test('after an import, a snapshot a few changes behind is left as it is (only it
   await again.close()
 })
 
-test('a delta of another tenant, snapshot or version, or a damaged one, is never applied', async (ctx) => {
+test('a delta of another tenant, snapshot, version or layout (an older one\'s too), or a damaged one, is never applied', async (ctx) => {
   const first = open(ctx)
   await first.saveSnapshot('t1')
   await first.close()
@@ -305,14 +305,23 @@ test('a delta of another tenant, snapshot or version, or a damaged one, is never
   const good = readFileSync(file)
   const lead = good.subarray(0, 300).toString('latin1')
   const damaged: Buffer[] = []
-  for (const [from, to] of [['"format":', '"format":9'], ['"analyzer":', '"analyzer":9'], ['"tenantId":"t1"', '"tenantId":"t2"'], ['"base":"', '"base":"9'], ['FDSD', 'FDSL']] as const) {
+  for (const [from, to] of [['"format":', '"format":9'], ['"analyzer":', '"analyzer":9'], ['"delta":2', '"delta":1'], ['"tenantId":"t1"', '"tenantId":"t2"'], ['"base":"', '"base":"9'], ['FDSD', 'FDSL']] as const) {
     const at = lead.indexOf(from)
     assert.ok(at >= 0, from)
     const bad = Buffer.from(good)
     bad.write(to, at, 'latin1')
     damaged.push(bad)
   }
-  damaged.push(good.subarray(0, good.length - 10))
+  damaged.push(good.subarray(0, good.length - 10), good.subarray(0, good.length - 12))
+  // A delta as the version before analysed terms wrote it (no layout in its lead, the items' records in its body): a start does not read it.
+  const leadLength = good.readUInt32LE(4)
+  const { delta: _layout, ...olderLead } = JSON.parse(good.subarray(8, 8 + leadLength).toString('utf8')) as Record<string, unknown>
+  const records = (await ctx.store.getContents('t1', ['c3', 'c4', 'c5', 'c6'])).filter((record) => record !== null)
+  const olderLeadBytes = Buffer.from(JSON.stringify(olderLead))
+  const olderStart = Buffer.alloc(8)
+  olderStart.write('FDSD', 0, 'latin1')
+  olderStart.writeUInt32LE(olderLeadBytes.length, 4)
+  damaged.push(Buffer.concat([olderStart, olderLeadBytes, Buffer.from(JSON.stringify({ categories: [aCategory('t1', 'news')], records, removed: [] }))]))
   // A delta that is not applied leaves more changes to replay than the start allows (2): it builds from the store, and answers right.
   for (const bad of damaged) {
     writeFileSync(file, bad)

@@ -1,5 +1,6 @@
 import type { CategoryRecord, ContentRecord, QueryTerm, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
 import { compareIds, matchesNarrowing, newestFirst, PHRASE_CANDIDATE_LIMIT, searchedTexts, searchQueryKey, visibleSince } from '@frontdesk/core'
+import type { AnalyzedReader } from '../matching/analyzed-docs.ts'
 import type { InvertedIndexData } from '../matching/inverted-index.ts'
 import { InvertedIndex } from '../matching/inverted-index.ts'
 import type { DocFilter, Eligibility, TermMatches } from '../matching/term-matcher.ts'
@@ -115,9 +116,20 @@ export class TenantSearchIndex {
   upsert(record: ContentRecord): void {
     this.remove(record.id)
     this.#version++
-    const tags = record.tags.map((tag) => tag.name)
-    const doc = this.#addDoc({ id: record.id, category_id: record.category_id, status: record.status, published_at: record.published_at, tags, fields: record.fields })
-    this.#index.addDocument(doc, searchedTexts(record.title, record.summary, record.body, tags, record.fields, this.#categories.get(record.category_id)))
+    const item = searchDocumentOf(record)
+    const doc = this.#addDoc(item)
+    this.#index.addDocument(doc, searchedTexts(record.title, record.summary, record.body, item.tags, record.fields, this.#categories.get(record.category_id)))
+  }
+
+  /**
+   * Adds or replaces an item whose indexed terms were analysed before (the reader's next
+   * document, see `AnalyzedDocs`) with the categories this index holds: the index `upsert` of
+   * its record would make.
+   */
+  upsertAnalyzed(item: SearchDocument, reader: AnalyzedReader): void {
+    this.remove(item.id)
+    this.#version++
+    this.#index.addAnalyzed(this.#addDoc(item), reader)
   }
 
   /** Removes an item (no-op when absent). */
@@ -317,6 +329,11 @@ export class TenantSearchIndex {
     })
     this.#index.compact(renumber)
   }
+}
+
+/** What the index keeps of an item beside its postings. */
+export function searchDocumentOf(record: ContentRecord): SearchDocument {
+  return { id: record.id, category_id: record.category_id, status: record.status, published_at: record.published_at, tags: record.tags.map((tag) => tag.name), fields: record.fields }
 }
 
 /** The bits of `bits` (not changed) that are documents of `docs`. */
