@@ -6,15 +6,15 @@ import { ifNoneMatchMatches } from './if-none-match.ts'
 /*
  * Every answer of the server is built here, whatever path it took: a reply of core (200, 201,
  * 304), an error (4xx, 5xx), the health check, a CONNECT, and a request node:http refused
- * before routing. Each starts from `answerHeaders`, so none can miss a header CONTRACT §1
+ * before routing. Each starts from `answerHeaders`, so none can miss a header README "Transport"
  * asks of every response.
  */
 
-/** `Strict-Transport-Security` of every answer over HTTPS (CONTRACT §1). */
+/** `Strict-Transport-Security` of every answer over HTTPS (README "Transport"). */
 export const HSTS = 'max-age=31536000'
 
 /**
- * The headers of every answer (CONTRACT §1): JSON `Content-Type`, `X-Request-Id`,
+ * The headers of every answer (README "Transport"): JSON `Content-Type`, `X-Request-Id`,
  * `X-Content-Type-Options: nosniff`, `Vary: X-API-Key, X-Preview-Token` and, when the request
  * came over HTTPS, `Strict-Transport-Security`. A fresh object: the caller adds to it.
  */
@@ -35,7 +35,7 @@ const NO_BODY = Buffer.alloc(0)
  * The answer to a reply of core: `no-store`, or `private, max-age` with the reply's ETag (304
  * without a body when `ifNoneMatch` matches it), `Idempotent-Replayed` for a replayed
  * inquiry; the body is the reply's own bytes when core made them. Only for a request that
- * passed the key and permission checks (CONTRACT §4).
+ * passed the key and permission checks (README "Content list").
  */
 export function replyAnswer(reply: Reply<unknown>, headers: Record<string, string>, ifNoneMatch: string | undefined): HttpResponse {
   if (reply.replayed === true) headers['idempotent-replayed'] = 'true'
@@ -70,7 +70,7 @@ export function uncachedAnswer(status: number, body: unknown, headers: Record<st
 
 /**
  * The answer to anything thrown while serving a request, by the one error map
- * (`errorResponse`, CONTRACT §2): never stored; `unexpected` for a 500, which the edge logs.
+ * (`errorResponse`, README "Errors"): never stored; `unexpected` for a 500, which the edge logs.
  */
 export function errorAnswer(error: unknown, headers: Record<string, string>): HttpResponse & { unexpected: boolean } {
   const response = errorResponse(error)

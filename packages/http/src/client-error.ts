@@ -38,7 +38,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   socket.once('close', () => clearTimeout(timer))
 }
 
-/** What node:http's client error `code` means for the client (CONTRACT §2). */
+/** What node:http's client error `code` means for the client (README "Errors"). */
 function refusalOf(code: string | undefined): RequestRefusedError | ValidationError {
   if (code === 'HPE_HEADER_OVERFLOW') return new RequestRefusedError('HEADERS_TOO_LARGE', 'Request headers too large')
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RequestRefusedError('REQUEST_TIMEOUT', 'Request timed out')

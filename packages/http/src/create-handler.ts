@@ -97,7 +97,7 @@ export type ConnectListener = (request: IncomingMessage, socket: Duplex) => void
 /**
  * Answers `CONNECT` requests, which `node:http` never passes to the request listener (without
  * a `connect` listener it resets the connection, leaving the client with no answer). frontdesk
- * is no proxy: the request goes through `handle` like any other, so it gets what CONTRACT §2
+ * is no proxy: the request goes through `handle` like any other, so it gets what README "Errors"
  * gives a method no route has: 403 `HTTPS_REQUIRED` on an unvouched plain connection, else 405
  * (with `Allow`) on a known path, else 404. The connection is closed after the answer.
  */

@@ -14,7 +14,7 @@ import { checkTlsMaterial } from './tls-material.ts'
 import { TLS_SETTINGS } from './tls-settings.ts'
 import { createProxyMatcher, DEFAULT_TRUSTED_PROXIES } from './trusted-proxies.ts'
 
-/** How the server meets HTTPS (CONTRACT §1). */
+/** How the server meets HTTPS (README "Transport"). */
 export type ServerTransport =
   /** Terminate TLS here (1.2 at least) with this PEM certificate chain and key. */
   | { tls: { cert: string | Buffer; key: string | Buffer } }

@@ -15,7 +15,7 @@ export interface ErrorResponse {
 const UNAVAILABLE_RETRY_AFTER_S = 1
 
 /**
- * Maps anything thrown while serving a request to its response (CONTRACT §2). A
+ * Maps anything thrown while serving a request to its response (README "Errors"). A
  * `FrontdeskError` keeps its code, message and details; anything else becomes a bare 500
  * `INTERNAL_ERROR` that reveals no message, stack, SQL or path.
  */

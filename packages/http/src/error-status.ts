@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@frontdesk/core'
 
 /**
- * The HTTP status of every error code (CONTRACT §2). The one place where codes become
+ * The HTTP status of every error code (README "Errors"). The one place where codes become
  * statuses; `satisfies` makes a new code in core a type error here until it is mapped.
  */
 export const ERROR_STATUS = {

@@ -15,7 +15,7 @@ import { createUnavailableLog, isUnavailable } from './unavailable-report.ts'
 
 /** Options of `handle` (and of `createHandler`, `createServer`). */
 export interface HandleOptions {
-  /** Largest accepted JSON request body, in bytes. Default 65 536 (CONTRACT §1). */
+  /** Largest accepted JSON request body, in bytes. Default 65 536 (README "Transport"). */
   bodyLimit?: number
   /**
    * Receives every unexpected error (the client sees a bare 500 with the request id), with the
@@ -43,7 +43,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024
 
 /**
  * Serves one `/v1` request, independent of `node:http`, and `GET /healthz` (no key, over any
- * connection: see `frontdesk.health()`). Checks run in CONTRACT §2's order: HTTPS, route
+ * connection: see `frontdesk.health()`). Checks run in the README\'s "Errors" order: HTTPS, route
  * (404/405), credential (401/403), permission (403), input (415/413/400), and the use case's
  * own checks (400, then 404). Never throws: every failure is a JSON error. Every answer is
  * built by `answer.ts`.
@@ -176,7 +176,7 @@ async function run(
 }
 
 /**
- * The `RateLimit-*` headers of a key's bucket (CONTRACT §3, as draft-ietf-httpapi-ratelimit-headers-06
+ * The `RateLimit-*` headers of a key's bucket (README "Security", as draft-ietf-httpapi-ratelimit-headers-06
  * defines them; see `RateLimitState`); none for an unlimited key.
  */
 function setRateLimitHeaders(headers: Record<string, string>, state: { limit: number; remaining: number; reset: number; window?: number }): void {

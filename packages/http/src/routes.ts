@@ -9,7 +9,7 @@ export interface Route {
   template: string
 }
 
-/** The endpoints of SPEC.md. More specific paths come first (`slug/{slug}` before `{id}`). */
+/** The endpoints of `/v1` (README "API reference"). More specific paths come first (`slug/{slug}` before `{id}`). */
 export const ROUTES: readonly Route[] = [
   { method: 'GET', segments: ['v1', 'cms', 'contents'], operation: 'listContents', template: '/v1/cms/contents' },
   { method: 'GET', segments: ['v1', 'cms', 'contents', 'slug', ':slug'], operation: 'getContentBySlug', template: '/v1/cms/contents/slug/{slug}' },

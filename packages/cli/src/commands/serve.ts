@@ -143,7 +143,7 @@ export interface ServeTransport {
 
 /**
  * Decides how the server meets HTTPS from the options: exactly one of `--cert`/`--key`,
- * `--dev-cert` or `--behind-proxy`. Refuses anything else with a `UsageError` (CONTRACT §1:
+ * `--dev-cert` or `--behind-proxy`. Refuses anything else with a `UsageError` (README "Transport":
  * no TLS material and no proxy means no server).
  */
 export async function transportOf(options: ServeOptions, dbPath: string, cwd: string): Promise<ServeTransport> {
@@ -354,7 +354,7 @@ function drain(server: http.Server, drainMs: number): Promise<void> {
 }
 
 /**
- * CONTRACT §1 keeps `--behind-proxy` (plain HTTP) to loopback and private interfaces: a public
+ * README "Transport" keeps `--behind-proxy` (plain HTTP) to loopback and private interfaces: a public
  * or wildcard `host` is refused, unless `allowed` (`--allow-public-bind`), and then warned about.
  */
 async function checkProxyBind(host: string, allowed: boolean, env: CliEnv): Promise<void> {

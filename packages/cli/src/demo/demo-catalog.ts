@@ -1,6 +1,6 @@
 /*
  * The demo site's structure: content categories with their custom fields, tags and inquiry
- * categories, as import records (CONTRACT §8). Fixed ids make a re-run of `frontdesk demo`
+ * categories, as import records (README "CLI reference"). Fixed ids make a re-run of `frontdesk demo`
  * update the same records instead of adding new ones.
  */
 

@@ -15,7 +15,7 @@ export interface CreateApiKeyInput {
   name: string
   /** Names from `PERMISSIONS`; at least one for a tenant key, none for a personal key. */
   permissions: string[]
-  /** A personal key (`fdp_…`): holds no permission of this API (CONTRACT §8). Default: `false`. */
+  /** A personal key (`fdp_…`): holds no permission of this API (README "CLI reference"). Default: `false`. */
   personal?: boolean
   /** Requests per second; `0` = unlimited; `null`/absent = the default (100). */
   rateLimit?: number | null

@@ -7,7 +7,7 @@ import type { Tenant } from '../model/tenant.ts'
 import { newId } from '../util/ids.ts'
 import { issuesToDetails } from '../validation/issues.ts'
 
-/** The shape of a tenant code (CONTRACT §3). */
+/** The shape of a tenant code (README "Security"). */
 export const TENANT_CODE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/
 
 const TenantInput = v.object({

@@ -42,7 +42,7 @@ class DryRun extends Error {
 }
 
 /**
- * Imports records (CONTRACT §8 "Import format") into a tenant, all or nothing: every record is
+ * Imports records (README "Import format") into a tenant, all or nothing: every record is
  * checked and applied inside one store transaction, and the first invalid one throws a
  * `UsageError` naming its location, field and reason, so that nothing is written. See
  * `ImportPlanner` for the upsert, reference and version rules. Timestamps of one import are

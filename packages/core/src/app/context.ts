@@ -10,10 +10,10 @@ import type { FrontdeskHooks } from './hooks.ts'
 export interface Context {
   store: Store
   clock: Clock
-  /** Public replies of the content area (CONTRACT §4). */
+  /** Public replies of the content area (README "Content list"). */
   cache: ResponseCache
   hooks: FrontdeskHooks
-  /** Token buckets per key and per address of failed authentications (CONTRACT §3). */
+  /** Token buckets per key and per address of failed authentications (README "Security"). */
   rateLimiter: RateLimiter
   /** Failed authentications allowed per client address and second (burst: twice that); 0 = unlimited. */
   failedAuthRate: number

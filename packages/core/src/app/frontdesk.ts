@@ -47,7 +47,7 @@ export interface FrontdeskOptions {
   failedAuthRate?: number
   /**
    * Requests per second of a key without a rate limit of its own (burst: twice that).
-   * Default 100 (CONTRACT §3); 0 makes such keys unlimited.
+   * Default 100 (README "Security"); 0 makes such keys unlimited.
    */
   defaultRateLimit?: number
   /**

@@ -1,4 +1,4 @@
-/** How the edge may cache a reply (CONTRACT §4, §7). */
+/** How the edge may cache a reply (README "Content list", "Preview flow"). */
 export type CachePolicy =
   /**
    * May be cached privately for `maxAge` seconds; `etag` is a strong validator of the reply's

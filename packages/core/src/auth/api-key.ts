@@ -14,7 +14,7 @@ export interface GeneratedApiKey {
   prefix: string
 }
 
-/** Generates a key of the given kind (`fdk_…` or `fdp_…`, CONTRACT §3). */
+/** Generates a key of the given kind (`fdk_…` or `fdp_…`, README "Security"). */
 export function generateApiKey(kind: ApiKeyKind): GeneratedApiKey {
   const key = createSecret(kind === 'tenant' ? TENANT_KEY_PREFIX : PERSONAL_KEY_PREFIX)
   return { key, hash: hashSecret(key), prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) }

@@ -7,7 +7,7 @@ import type { RequiredPermission } from './permissions.ts'
 import { hasPermission } from './permissions.ts'
 import type { Credentials, Principal } from './principal.ts'
 
-/** `last_used_at` is written at most this often per key (CONTRACT §3). */
+/** `last_used_at` is written at most this often per key (README "Security"). */
 const TOUCH_INTERVAL_MS = 60_000
 
 /** Keys whose last-use stamp each process remembers at most (then it starts again). */
@@ -23,7 +23,7 @@ function stampsOf(ctx: Context): Map<string, number> {
 }
 
 /**
- * Checks a request's credentials and the permission its endpoint needs, in CONTRACT §2's
+ * Checks a request's credentials and the permission its endpoint needs, in the README\'s "Errors"
  * order: credential (401/403) first, then permission (403). Throws `AuthError`,
  * `ForbiddenError` or `RateLimitedError` (carrying the `caller` once the key was recognised);
  * returns the caller otherwise.

@@ -1,6 +1,6 @@
 import type { RequiredPermission } from './permissions.ts'
 
-/** The public operations of `/v1` and the permission each needs (SPEC.md "Endpoints"). */
+/** The public operations of `/v1` and the permission each needs (docs/API.md "Endpoints"). */
 export const OPERATIONS = {
   listContents: 'cms:read',
   getContent: 'cms:read',

@@ -1,4 +1,4 @@
-/** The permissions of SPEC.md "Authentication". */
+/** The permissions of README "API reference". */
 export const PERMISSIONS = ['cms:read', 'cms:search', 'cms:*', 'inquiry:create'] as const
 
 /** A permission a tenant key can hold. */

@@ -2,13 +2,13 @@ import type { Clock } from '../app/clock.ts'
 import type { BucketPolicy, BucketStep, RateLimitStore } from '../port/rate-limit-store.ts'
 import { ProcessRateLimits } from './process-rate-limits.ts'
 
-/** Default sustained rate per key, in requests per second (CONTRACT §3). */
+/** Default sustained rate per key, in requests per second (README "Security"). */
 export const DEFAULT_RATE_LIMIT = 100
 
 /**
  * The state of one bucket after a request, in the terms of the IETF RateLimit header fields
  * (draft-ietf-httpapi-ratelimit-headers-06, the last draft with separate fields, which
- * CONTRACT §3 names). A token bucket of `capacity` tokens refilling at `rate` per second is
+ * README "Security" names). A token bucket of `capacity` tokens refilling at `rate` per second is
  * described as the quota policy "`capacity` requests per `window` seconds" (`window` =
  * capacity / rate): a client that keeps to it is never refused. The three fields always agree:
  * `remaining` ≤ `limit`, and on a refusal `retryAfter` equals `reset`.

@@ -2,7 +2,7 @@ import type { Clock } from '../app/clock.ts'
 
 /** Options of a `ResponseCache`. */
 export interface ResponseCacheOptions {
-  /** Entries older than this are never served, in ms. Default 60 000 (SPEC.md "Limits"). */
+  /** Entries older than this are never served, in ms. Default 60 000 (README "API reference"). */
   ttlMs?: number
   /** At most this many entries; the least recently used go first. Default 10 000. */
   maxEntries?: number

@@ -2,14 +2,14 @@ import type { Context } from '../app/context.ts'
 import type { CachePolicy, Reply } from '../app/reply.ts'
 import { strongEtag } from '../cache/strong-etag.ts'
 
-/** How long a public content reply may be cached, here and by the client (SPEC.md "Limits"). */
+/** How long a public content reply may be cached, here and by the client (README "API reference"). */
 export const CONTENT_CACHE_SECONDS = 60
 
-/** The cache policy of preview replies: never stored (CONTRACT §7). */
+/** The cache policy of preview replies: never stored (README "Preview flow"). */
 export const NO_STORE: CachePolicy = { kind: 'no-store' }
 
 /**
- * A public reply of the content area through `ctx.cache` (CONTRACT §4). The key holds the
+ * A public reply of the content area through `ctx.cache` (README "Content list"). The key holds the
  * tenant, the tenant's storage revision (read *before* the data, so a change committed by any
  * process makes the entry unreachable), the operation and the normalised request. The reply
  * is made with its JSON bytes and ETag; every hit returns the very same `Reply` object (see

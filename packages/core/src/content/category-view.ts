@@ -2,7 +2,7 @@ import type * as v from 'valibot'
 import type { CategoryRecord } from '../model/category.ts'
 import type { CategoryDetailSchema, CategorySchema, FieldDefinitionSchema } from '../response/response-bodies.ts'
 
-/** An item of `GET /v1/cms/categories` (SPEC.md "Category"); see `CategorySchema`. */
+/** An item of `GET /v1/cms/categories` (docs/API.md "Category"); see `CategorySchema`. */
 export type CategoryView = v.InferOutput<typeof CategorySchema>
 
 /** A custom-field definition as `GET /v1/cms/categories/{id}` shows it; see `FieldDefinitionSchema`. */

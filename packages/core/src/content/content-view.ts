@@ -3,10 +3,10 @@ import type { CategoryRecord } from '../model/category.ts'
 import type { ContentRecord } from '../model/content.ts'
 import type { ContentDetailSchema, ContentListItemSchema } from '../response/response-bodies.ts'
 
-/** An item of `GET /v1/cms/contents` (SPEC.md "Content list item"); see `ContentListItemSchema`. */
+/** An item of `GET /v1/cms/contents` (docs/API.md "ContentListItem"); see `ContentListItemSchema`. */
 export type ContentListItem = v.InferOutput<typeof ContentListItemSchema>
 
-/** `GET /v1/cms/contents/{id}` and `/slug/{slug}` (SPEC.md "Content detail"); see `ContentDetailSchema`. */
+/** `GET /v1/cms/contents/{id}` and `/slug/{slug}` (docs/API.md "ContentDetail"); see `ContentDetailSchema`. */
 export type ContentDetail = v.InferOutput<typeof ContentDetailSchema>
 
 /** The list view of an item of `category`. */

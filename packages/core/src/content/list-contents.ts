@@ -21,14 +21,14 @@ export type ContentListBody = v.InferOutput<typeof ContentListSchema>
 
 /**
  * GET /v1/cms/contents: one page of the visible content, filtered and sorted as the query
- * asks (CONTRACT §4), walked with keyset cursors. The preview token is taken from the
+ * asks (README "Content list"), walked with keyset cursors. The preview token is taken from the
  * argument, else from `?preview_token=`; a valid one makes the reply a preview reply (never
  * cached, `no-store`), and a category-bound one also lists that category's unpublished items
  * when the list is filtered to that category.
  */
 export async function listContents(ctx: Context, principal: Principal, query: URLSearchParams, previewToken: string | null): Promise<Reply<ContentListBody>> {
   const tenantId = principal.tenant.id
-  // Hint: the token is a credential, so it is checked before the input (CONTRACT §2 order).
+  // Hint: the token is a credential, so it is checked before the input (README "Errors" order).
   const token = previewToken ?? onlyValue(query, PREVIEW_TOKEN_PARAMETER)
   const preview = token === null ? null : await resolvePreview(ctx, tenantId, token)
   const { params, details } = parseListParams(query)

@@ -24,7 +24,7 @@ export interface ListParams {
   cursor: string | null
 }
 
-/** Limits of the list query beyond SPEC.md's (which decides `limit` and `field_filters`). */
+/** Limits of the list query beyond those of `limit` and `field_filters` (README "Content list"). */
 export const LIST_LIMITS = {
   maxFieldFilters: 3,
   maxTags: 20,
@@ -138,7 +138,7 @@ export const ListParamsSchema = v.object(
 const KNOWN = new Set(Object.keys(ListParamsSchema.entries))
 
 /**
- * Checks the shape of every list parameter (CONTRACT §4) and normalises them, so that
+ * Checks the shape of every list parameter (README "Content list") and normalises them, so that
  * equivalent spellings (parameter order, tag order, duplicates, `limit=020`, an explicit
  * default sort) give the same `ListParams`. A parameter given twice, an unknown parameter
  * (other than `preview_token`) or a malformed value is reported in `details`, one entry per

@@ -24,7 +24,7 @@ export interface ResolvedListQuery {
 }
 
 /**
- * Resolves checked list parameters against the tenant's categories (CONTRACT §4), adding to
+ * Resolves checked list parameters against the tenant's categories (README "Content list"), adding to
  * `details` (problems already found in the parameters' shape) everything that does not fit:
  * - a field of `field_filters` or a `custom_<name>` sort must belong to the filtered category,
  *   or, without a category filter, to an active category of the tenant; without a filter a

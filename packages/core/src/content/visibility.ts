@@ -5,7 +5,7 @@ import type { PreviewTarget } from '../model/preview-token.ts'
 import type { ContentVisibility } from '../port/content-query.ts'
 
 /*
- * The one place that decides which content a request may see (CONTRACT §4, §7):
+ * The one place that decides which content a request may see (README "Content list", "Preview flow"):
  * - the public sees an item when it is `published`, its `published_at` is not in the future,
  *   and its category is active (a future `published_at` is scheduled and appears by itself);
  * - a content-bound preview token also opens that one item, whatever its status or category;
@@ -35,7 +35,7 @@ export function visibleSince(item: Publication): number {
 }
 
 /**
- * CONTRACT §4: the public sees an item at `now` (ms) when its category is active and the
+ * README "Content list": the public sees an item at `now` (ms) when its category is active and the
  * moment `visibleSince` gave for it has come (`NaN` never comes).
  */
 export function isVisibleAt(since: number, categoryActive: boolean, now: number): boolean {

@@ -1,4 +1,4 @@
-/** Every error code of CONTRACT §2. The HTTP edge maps each to its status in one table. */
+/** Every error code of README "Errors". The HTTP edge maps each to its status in one table. */
 export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'

@@ -14,7 +14,7 @@ export interface RecognisedCaller {
 }
 
 /**
- * The base of every error frontdesk reports on purpose. It is data: a `code` of CONTRACT §2,
+ * The base of every error frontdesk reports on purpose. It is data: a `code` of README "Errors",
  * a safe `message`, optional `details`, and the `caller` when the request's key was recognised
  * before it was refused (a disabled, throttled or under-privileged key). The edges (HTTP, CLI)
  * map it; nothing else does.

@@ -5,7 +5,7 @@ import { SynonymLinesSchema } from '../search/synonyms.ts'
 import { ID_PATTERN } from '../util/ids.ts'
 
 /*
- * The records of CONTRACT §8 "Import format", as valibot schemas. Every object is strict:
+ * The records of README "Import format", as valibot schemas. Every object is strict:
  * an unknown key is an error (a typo must not silently drop data). Shapes only; what needs
  * the database (references, uniqueness, custom-field values) is checked by the planner.
  */
@@ -18,7 +18,7 @@ export const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
  * Japanese item gets a romanised or descriptive slug (`office-move-2025`).
  */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9_-]{0,198}[a-z0-9])?$/
-/** Custom-field names (CONTRACT §4). */
+/** Custom-field names (README "Content list"). */
 export const FIELD_NAME_PATTERN = /^[a-z][a-z0-9_]{0,62}$/
 /** Field names that would collide with the fixed keys of a content detail's `content` object. */
 export const RESERVED_FIELD_NAMES: readonly string[] = ['body', 'summary']

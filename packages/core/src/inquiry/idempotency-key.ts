@@ -3,10 +3,10 @@ import { IdempotencyError } from '../errors/frontdesk-error.ts'
 import { sha256Hex } from '../util/sha256.ts'
 import type { InquiryInput } from './inquiry-input.ts'
 
-/** The longest `Idempotency-Key` accepted (CONTRACT §6). */
+/** The longest `Idempotency-Key` accepted (README "Inquiries"). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 
-/** How long a completed key replays its response: 24 hours (CONTRACT §6). */
+/** How long a completed key replays its response: 24 hours (README "Inquiries"). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
 
 /**

@@ -3,10 +3,10 @@ import type { InquiryCategoryRecord, InquiryRecord } from '../model/inquiry.ts'
 import type { JsonValue } from '../model/json.ts'
 import { InquiryCreatedSchema } from '../response/response-bodies.ts'
 
-/** The confirmation text of a category that sets none (CONTRACT §6). */
+/** The confirmation text of a category that sets none (README "Inquiries"). */
 export const DEFAULT_INQUIRY_MESSAGE = 'Thank you. Your inquiry has been received.'
 
-/** The body of `201 Created` for `POST /v1/inquiries` (SPEC.md "Inquiry (creation response)"); see `InquiryCreatedSchema`. */
+/** The body of `201 Created` for `POST /v1/inquiries` (README "API reference"); see `InquiryCreatedSchema`. */
 export type InquiryCreated = v.InferOutput<typeof InquiryCreatedSchema>
 
 /** The creation response for a stored inquiry; a blank category message means the default. */

@@ -3,7 +3,7 @@ import type { Context } from '../app/context.ts'
 import { UsageError } from '../errors/frontdesk-error.ts'
 import type { InquiryRecord, InquiryStatus } from '../model/inquiry.ts'
 
-/** The inquiry statuses there are (creation yields `open`; SPEC.md names no other). */
+/** The inquiry statuses there are (creation yields `open`; the API names no other). */
 export const INQUIRY_STATUSES: readonly InquiryStatus[] = ['open']
 
 /**

@@ -4,7 +4,7 @@ import type { Reply } from '../app/reply.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { InquiryCategoryListSchema, InquiryCategorySchema } from '../response/response-bodies.ts'
 
-/** One entry of `GET /v1/inquiries/categories` (SPEC.md "Inquiry category"); see `InquiryCategorySchema`. */
+/** One entry of `GET /v1/inquiries/categories` (docs/API.md "InquiryCategory"); see `InquiryCategorySchema`. */
 export type InquiryCategoryItem = v.InferOutput<typeof InquiryCategorySchema>
 
 /** The body of `GET /v1/inquiries/categories`; see `InquiryCategoryListSchema`. */

@@ -1,4 +1,4 @@
-/** The custom-field types of CONTRACT §4. */
+/** The custom-field types of README "Content list". */
 export type FieldType = 'text' | 'number' | 'date' | 'boolean' | 'select'
 
 /** A value of a custom field: text, select and date are strings, number a number, boolean a boolean. */

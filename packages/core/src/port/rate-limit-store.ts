@@ -1,6 +1,6 @@
 /*
  * Where token buckets are kept: the state behind the per-key rate limit and the per-address
- * limit of failed authentications (CONTRACT §3), shared by every process that uses the same
+ * limit of failed authentications (README "Security"), shared by every process that uses the same
  * `RateLimitStore` (one database, say), so that a key limited to r requests/s gets r in all.
  *
  * Rules every implementation follows (the conformance suite `testRateLimitStore` in

@@ -4,7 +4,7 @@ import type { Phrase } from '../search/phrase.ts'
 import type { QueryTerm } from '../search/query-terms.ts'
 
 /*
- * The search port: what core needs from a full-text engine (CONTRACT §5). Core decides the
+ * The search port: what core needs from a full-text engine (README "Search"). Core decides the
  * request rules, the analyzer (`search/analyzer.ts`: the engine indexes and queries with the
  * same terms), visibility, filters and sort orders (`search/search-match.ts`,
  * `search/search-order.ts`: the engine applies them); the engine decides which items match

@@ -19,7 +19,7 @@ export interface CreatePreviewTokenInput {
 }
 
 /**
- * Creates a preview token for one content item or one category of a tenant (CONTRACT §7).
+ * Creates a preview token for one content item or one category of a tenant (README "Preview flow").
  * The token (`fdv_…`) is returned once; only its SHA-256 is stored. The target must exist in
  * that tenant (any status: previewing drafts is the point); the stored target is its id.
  * Throws `UsageError` for an unknown tenant or target, or a lifetime out of range.

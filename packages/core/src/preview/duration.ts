@@ -1,7 +1,7 @@
 const UNITS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
 
 /**
- * Reads a duration as the CLI takes it (CONTRACT §8): a positive whole number followed by one
+ * Reads a duration as the CLI takes it (README "CLI reference"): a positive whole number followed by one
  * unit, `s`, `m`, `h` or `d` (`30s`, `15m`, `1h`, `7d`). Returns milliseconds, or `null` for
  * anything else (zero, decimals, signs, spaces, other units, several parts).
  */

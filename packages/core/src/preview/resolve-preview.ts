@@ -5,7 +5,7 @@ import type { PreviewTarget } from '../model/preview-token.ts'
 import { PREVIEW_TOKEN_PREFIX } from './preview-secret.ts'
 
 /**
- * What a presented preview token opens, for a request of `tenantId` (CONTRACT §7). Throws
+ * What a presented preview token opens, for a request of `tenantId` (README "Preview flow"). Throws
  * `AuthError` `PREVIEW_TOKEN_INVALID` for a token that is malformed, fails its checksum (both
  * refused without touching storage), is unknown, revoked or belongs to another tenant, and
  * `PREVIEW_TOKEN_EXPIRED` once its lifetime is over. The token is a credential: it never

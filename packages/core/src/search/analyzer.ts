@@ -1,5 +1,5 @@
 /*
- * The text analyzer of full-text search (CONTRACT §5). Indexing and querying both use it, so
+ * The text analyzer of full-text search (README "Search"). Indexing and querying both use it, so
  * any engine behind the search port matches the same terms:
  * - text is NFKC-normalised and lower-cased (full-width `ＡＢＣ` is `abc`, half-width `ｶﾞ` is `ガ`),
  *   and Latin, Greek and Cyrillic letters lose their diacritics (`Café` is `cafe`, `Ἀθῆναι` is
@@ -381,7 +381,7 @@ const JOINED_AWAY = /(?<=[\p{L}\p{N}\p{M}])[-./_]+(?=[\p{L}\p{N}])/gu
 const MAY_JOIN = /[-./_]/
 
 /**
- * A compound's joined form (CONTRACT §5 as this analyzer extends it): the `-`, `.`, `/` and `_`
+ * A compound's joined form (README "Search" as this analyzer extends it): the `-`, `.`, `/` and `_`
  * between its letters and digits removed (`covid-19` → `covid19`, `e-mail` → `email`), or
  * `null` when there are none (nothing to index besides its words).
  */

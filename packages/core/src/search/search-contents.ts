@@ -18,14 +18,14 @@ import type { ParsedSearch } from './search-request.ts'
 import { parseSearchRequest } from './search-request.ts'
 import { highlightTermsOf, SynonymSets, synonymSetOf, withSynonyms } from './synonyms.ts'
 
-/** One item of a search reply (SPEC.md "Search result item"); see `SearchResultItemSchema`. */
+/** One item of a search reply (docs/API.md "SearchResultItem"); see `SearchResultItemSchema`. */
 export type SearchResultItem = v.InferOutput<typeof SearchResultItemSchema>
 
 /** The body of a POST /v1/cms/search reply; see `SearchResponseSchema`. */
 export type SearchResponseBody = v.InferOutput<typeof SearchResponseSchema>
 
 /**
- * POST /v1/cms/search (CONTRACT §5): validates the body against the tenant's categories, asks
+ * POST /v1/cms/search (README "Search"): validates the body against the tenant's categories, asks
  * the search engine for one page of visible matching items, and builds the items with their
  * highlights from the stored records. Never cached (`no-store`). The items are frozen: an
  * item found again for the same terms is the one built before, with its JSON, from which the

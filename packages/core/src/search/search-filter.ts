@@ -3,7 +3,7 @@ import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import type { FieldDefinition, FieldValue } from '../model/category.ts'
 import type { FieldCondition, FieldOperators } from '../port/search.ts'
 
-/** The operators of a filter entry (SPEC.md "POST /v1/cms/search"). */
+/** The operators of a filter entry (docs/API.md "POST /v1/cms/search"). */
 export const FILTER_OPERATORS = ['eq', 'gte', 'lte', 'gt', 'lt', 'in'] as const
 
 /** At most this many fields in one `filter`, and values in one `in`. */
@@ -14,7 +14,7 @@ type Operator = (typeof FILTER_OPERATORS)[number]
 const RANGE: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte'])
 
 /**
- * Reads the request's `filter` (CONTRACT §5) against the custom fields it may name: keys
+ * Reads the request's `filter` (README "Search") against the custom fields it may name: keys
  * `custom_<name>`; a plain value means `eq`; an operator object combines `eq`, `gt`, `gte`,
  * `lt`, `lte` and `in` (1–100 values); range operators only on number and date fields; every
  * value typed and normalised per field. `fieldsByName` holds, per name, the definitions of

@@ -5,7 +5,7 @@ import type { FieldCondition, FieldOperators, SearchDocument, SearchQuery } from
 /**
  * Whether a search engine may return `doc` for `query`, its text matching aside: the item is
  * visible at `query.now` (published, `published_at` not in the future, category active:
- * CONTRACT §4), and passes the category, tags (any) and custom-field filters.
+ * README "Content list"), and passes the category, tags (any) and custom-field filters.
  */
 export function matchesSearch(doc: SearchDocument, categoryActive: boolean, query: Pick<SearchQuery, 'now' | 'categoryId' | 'tags' | 'filters'>): boolean {
   return isVisibleAt(visibleSince(doc), categoryActive, Date.parse(query.now)) && matchesNarrowing(doc, query)

@@ -11,7 +11,7 @@ import type { QueryTerm } from './query-terms.ts'
 import { parseQuery } from './query-terms.ts'
 import { parseSearchFilter } from './search-filter.ts'
 
-/** Limits of POST /v1/cms/search (SPEC.md "Limits", CONTRACT §5). */
+/** Limits of POST /v1/cms/search (README "API reference", README "Search"). */
 export const SEARCH_LIMITS = { queryLength: 500, defaultSize: 20, maxSize: 100, maxWindow: 10_000, maxTags: 100 } as const
 
 /** A validated search request, resolved against the tenant's categories. */
@@ -79,7 +79,7 @@ export const SearchRequestSchema = v.object({
 }, 'is required')
 
 /**
- * Validates a POST /v1/cms/search body (CONTRACT §5) against the tenant's categories and
+ * Validates a POST /v1/cms/search body (README "Search") against the tenant's categories and
  * resolves it, or throws a `ValidationError` listing every invalid field: unknown fields,
  * `query` 1–500 characters after trimming, `size` 1–100, `from` ≥ 0 with `from + size` ≤ 10,000,
  * `sort` and `filter` naming custom fields of the category given (else of any category).

@@ -2,7 +2,7 @@ import type { CategoryRecord, FieldDefinition, FieldValue } from '../model/categ
 import { stripHtml } from './strip-html.ts'
 
 /**
- * The fields search looks in (CONTRACT §5) and their weights — the title weighs most — in the
+ * The fields search looks in (README "Search") and their weights — the title weighs most — in the
  * order an engine takes their texts from `searchedTexts`. Every engine scores with these.
  */
 export const FIELD_BOOST = { title: 4, summary: 2, body: 1, tags: 2, custom: 1.5 } as const

@@ -1,4 +1,4 @@
-/** Prefixes of generated ids (CONTRACT §4). */
+/** Prefixes of generated ids (README "Content list"). */
 export type IdPrefix = 'ten' | 'cnt' | 'cat' | 'fld' | 'tag' | 'inq' | 'icat' | 'key' | 'prv' | 'evt' | 'whe'
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz'

@@ -48,7 +48,7 @@ function operationDocs(): Record<Operation, OperationDoc> {
         'A category-bound preview token also lists that category’s unpublished items when the list is filtered to that category. Cached for up to 60 s (`ETag`, 304); preview replies are `no-store`.',
       parameters: [...listParameters, ...preview, param('IfNoneMatch')],
       success: { status: 200, schema: 'ContentList', description: 'A page of content list items.', cacheable: true },
-      // A category filter naming no category is an empty list, not a 404 (CONTRACT §4).
+      // A category filter naming no category is an empty list, not a 404 (README "Content list").
       errors: [304, 400],
     },
     getContent: { summary: 'Content detail by id', parameters: [pathParam('id', 'Content id.'), ...preview, param('IfNoneMatch')], ...detail('The content item with this id.') },

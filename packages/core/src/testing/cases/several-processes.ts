@@ -35,7 +35,7 @@ export function severalProcessCases<S extends Store>(name: string, open: OpenSto
       await tx.putContent(aContent(A, 'cnt_1', 'cat_1'))
     })
     assert.is((await other.getContent(A, 'cnt_1'))?.id, 'cnt_1')
-    // Hint: a store of another machine learns of the commit within a second (CONTRACT §4), one of this machine at once.
+    // Hint: a store of another machine learns of the commit within a second (README "Content list"), one of this machine at once.
     if (other.capabilities?.scope === 'network') await eventually(async () => (await other.revision(A)) !== revision && (await other.feedPosition()) !== position, 2_000)
     assert.is.not(await other.revision(A), revision)
     assert.is.not(await other.feedPosition(), position)

@@ -18,7 +18,7 @@ import type { OpenStore, StoreSuiteOptions } from '../store-suite.ts'
  * reads by either, every read compared with a memory store told the same writes: what each
  * store remembers (keys by hash, categories, tags, filter counts, revisions, the feed
  * position) must never outlive a write, its own or the other's. A store of `scope: 'machine'`
- * shows the other's write at once; one of `scope: 'network'` within a second (CONTRACT §4).
+ * shows the other's write at once; one of `scope: 'network'` within a second (README "Content list").
  */
 
 const FIELD_SETS: FieldDefinition[][] = [[FIELDS.text, FIELDS.number], [FIELDS.text], [FIELDS.number, FIELDS.select]]

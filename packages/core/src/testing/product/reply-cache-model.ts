@@ -37,11 +37,11 @@ export function shown(result: Outcome): string {
   return result.ok ? result.json : `refused: ${result.error}`
 }
 
-/** How long a cached public reply may be served (CONTRACT §4). */
+/** How long a cached public reply may be served (README "Content list"). */
 const CACHE_MS = 60_000
 
 /**
- * What the response cache may answer, exactly (CONTRACT §4): a public list, detail or
+ * What the response cache may answer, exactly (README "Content list"): a public list, detail or
  * category reply may be the one given to the same request — the same tenant, operation and
  * normalised query — when it was first asked, as long as nothing was written to the tenant
  * since (its revision is the same) and that was less than 60 s ago; otherwise it is the

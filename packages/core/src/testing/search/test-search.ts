@@ -14,7 +14,7 @@ import { registerUnless } from '../skip-case.ts'
 
 /**
  * The search-port conformance suite: registers (and runs) uvu suites that check every rule of
- * `SearchPort` (CONTRACT §5) against an engine over a store, one fresh store and engine per
+ * `SearchPort` (README "Search") against an engine over a store, one fresh store and engine per
  * test: matching, what visitors type (word forms, compounds, Japanese variants, no dead ends), synonyms, visibility and scheduling, tags and filters, sorts, pages and totals,
  * tenants, freshness (from another process: optional), restart from a snapshot (optional),
  * and a differential check against the brute-force reference (`createScanSearch`) over random

@@ -8,7 +8,7 @@ import { searchSuite } from '../search-suite.ts'
 import type { SearchPairing } from '../search-suite.ts'
 
 const T = 'ten_a'
-/** CONTRACT §5: a change from any process is searchable within 1 second. */
+/** README "Search": a change from any process is searchable within 1 second. */
 const WITHIN_MS = 1000
 
 /**
@@ -40,7 +40,7 @@ async function changeEverything(writer: Store, search: SearchPort, seen: (check:
   await seen(is('timetable', ['f2']), 'a deleted item')
 }
 
-/** Changes become searchable: at once from this process, within 1 s from another (CONTRACT §5). */
+/** Changes become searchable: at once from this process, within 1 s from another (README "Search"). */
 export function freshnessCases<S extends Store>(name: string, pairing: SearchPairing<S>): void {
   const s = searchSuite(`${name}: search freshness`, pairing)
   const seed = (store: Store) => seedSearch(store, T, [aCategory(T, 'cat_1')], [aContent(T, 'f1', 'cat_1', { title: 'Ferry timetable' })])

@@ -37,7 +37,7 @@ async function seedMatching(store: Store): Promise<void> {
   ])
 }
 
-/** Matching (CONTRACT §5): AND (or the most terms), prefixes, one typo, CJK inside unspaced text, the fields searched and those not. */
+/** Matching (README "Search"): AND (or the most terms), prefixes, one typo, CJK inside unspaced text, the fields searched and those not. */
 export function matchingCases<S extends Store>(name: string, pairing: SearchPairing<S>): void {
   const s = searchSuite(`${name}: search matching`, pairing)
   const find = async (search: SearchPort, text: string): Promise<string[]> => hitSet(await search.search(T, aSearchQuery(text)))

@@ -23,7 +23,7 @@ async function seedVisibility(store: Store): Promise<void> {
   ])
 }
 
-/** Visibility (CONTRACT §4, `matchesSearch`): published, its time come, in an active category; as time and categories change. */
+/** Visibility (README "Content list", `matchesSearch`): published, its time come, in an active category; as time and categories change. */
 export function visibilityCases<S extends Store>(name: string, pairing: SearchPairing<S>): void {
   const s = searchSuite(`${name}: search visibility and scheduling`, pairing)
   const at0 = aSearchQuery('notice')
