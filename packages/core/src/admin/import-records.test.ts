@@ -84,6 +84,26 @@ test('a real change bumps the version by one and sets updated_at', async ({ f })
   assert.is(item?.updated_at, iso(START + 1000))
 })
 
+test('items read ahead are read again once the import changes them: the item written, or a tag it holds renamed', async ({ f }) => {
+  const item = { ...hello, id: 'h1', status: 'published', tags: ['one'] }
+  const other = { ...hello, id: 'h2', slug: 'other', status: 'published', tags: ['one'] }
+  await run(f, [news, { kind: 'tag', id: 't1', name: 'one' }, item, other])
+  f.clock.advance(1000)
+  const twice = { ...item, title: 'Hello twice' }
+  const summary = await run(f, [
+    twice,
+    twice,
+    { kind: 'tag', id: 't1', name: 'uno' },
+    { ...twice, tags: ['uno'] },
+    { ...other, tags: ['uno'] },
+    { ...news, name: 'Nachrichten' },
+    { ...twice, tags: ['uno'] },
+  ])
+  assert.equal(summary.contents, { created: 0, updated: 1, unchanged: 4 }, 'only the title changed an item, once')
+  const stored = (await f.contents()).find((c) => c.id === 'h1')
+  assert.equal([stored?.title, stored?.version, stored?.tags.map((t) => t.name)], ['Hello twice', 2, ['uno']])
+})
+
 test('records are upserted by id, else by slug; an id-matched record may change its slug', async ({ f }) => {
   await run(f, [news, { ...hello, id: 'hello-id' }, { ...hello, slug: 'other', title: 'Other' }])
   await run(f, [{ ...hello, id: 'hello-id', slug: 'hello-renamed' }, { ...hello, slug: 'other', title: 'Other 2' }])
