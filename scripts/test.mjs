@@ -15,6 +15,9 @@
 //
 //   node scripts/test.mjs [PATTERN]                        the steps, tests matching PATTERN
 //   node scripts/test.mjs --step-guard MS COMMAND ARGS…    one step, within MS (see guard)
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
@@ -164,6 +167,27 @@ const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json
 tally(typed)
 
 const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', ...UVU_PRELOAD, 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
+// Where each run's preload writes how long its test files took (`uvu-crash-report.mjs`).
+const TIMES = 'FRONTDESK_TEST_TIMES'
+const timesDir = mkdtempSync(join(tmpdir(), 'frontdesk-test-times-'))
+const timesOf = [join(timesDir, 'c8.json'), join(timesDir, 'no-memo.json')]
+
+/** One line per run: its slowest test files, so that a run near its time limit says where the time goes. */
+function slowest(names, files) {
+  return names
+    .map((name, i) => {
+      let times = []
+      try {
+        times = JSON.parse(readFileSync(files[i] ?? '', 'utf8'))
+      } catch {
+        return `Slowest test files (${name}): not known`
+      }
+      const total = times.reduce((sum, [, ms]) => sum + ms, 0)
+      const top = times.sort((a, b) => b[1] - a[1]).slice(0, 8).map(([file, ms]) => `${file} ${(ms / 1000).toFixed(0)} s`)
+      return `Slowest test files (${name}, ${(total / 1000).toFixed(0)} s in all): ${top.join(', ')}`
+    })
+    .join('\n')
+}
 /** Why PostgreSQL is missing (it could not start), or null: the last step's test of it says so too. */
 let postgresMissing = null
 const runs = await withTestPostgres(() => {
@@ -177,12 +201,14 @@ const runs = await withTestPostgres(() => {
       bin('c8'),
       ['--all', '--reporter=text-summary', '--reporter=html', '--reports-dir=coverage', '--include=packages/*/src/**', ...EXCLUDE, ...uvu],
       // Hint: memos on, whatever the caller's environment says; the second run switches them off.
-      { env: { [NO_MEMO]: '0' }, minutes: 13.5 },
+      { env: { [NO_MEMO]: '0', [TIMES]: timesOf[0] }, minutes: 13.5 },
     ),
-    stepBeside(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { env: { [NO_MEMO]: '1' }, minutes: 13.5 }),
+    stepBeside(`tests again with every memo and cache off (${NO_MEMO}=1, not under c8)`, uvu[0], uvu.slice(1), { env: { [NO_MEMO]: '1', [TIMES]: timesOf[1] }, minutes: 13.5 }),
   ])
 })
 for (const run of runs) count(run)
+console.log(`\n${slowest(['tests under c8', 'tests without memos'], timesOf)}`)
+rmSync(timesDir, { recursive: true, force: true })
 
 /** Counts a step that is one check: it passed or it did not. */
 function tally(result) {
