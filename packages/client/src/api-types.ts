@@ -110,7 +110,7 @@ export interface SearchResultItem {
   author_name: string
   /** Tag names, in the item’s order. */
   tags: string[]
-  /** Relevance score (higher is better). */
+  /** Relevance score (higher first; comparable within one search only): its integer part counts the query words by kind of match (for n words, each as typed (n+1)^4, a synonym (n+1)^3, a stem form (n+1)^2, a typo n+1, a prefix 1), its fraction the BM25+ relevance of the words, summed and scaled below 1 (each word at most 2047 / (2048 n)). */
   score: number
   /** Matched terms are wrapped in `<em>` tags; everything else is HTML-escaped text. */
   highlight: {

@@ -129,7 +129,7 @@ export const SearchResultItemSchema = v.pipe(
     published_at: timestamp,
     author_name: text,
     tags: tagNames,
-    score: v.pipe(v.number(), v.description('Relevance score (higher is better).')),
+    score: v.pipe(v.number(), v.description('Relevance score (higher first; comparable within one search only): its integer part counts the query words by kind of match (for n words, each as typed (n+1)^4, a synonym (n+1)^3, a stem form (n+1)^2, a typo n+1, a prefix 1), its fraction the BM25+ relevance of the words, summed and scaled below 1 (each word at most 2047 / (2048 n)).')),
     highlight: v.pipe(
       v.strictObject({
         title: v.pipe(v.array(text), v.description('The title with every matched term wrapped in `<em>…</em>`; the rest is HTML-escaped.')),

@@ -1,7 +1,5 @@
 import { normalizedInPlace, tokenize } from './analyzer.ts'
-import type { SearchDocument } from '../port/search.ts'
 import type { QueryTerm } from './query-terms.ts'
-import { compareIds } from './search-order.ts'
 
 /**
  * One unit of text a phrase is compared in: a whole word as the analyzer normalises it, or one
@@ -33,16 +31,6 @@ export interface Phrase {
  * costing seconds.
  */
 export const PHRASE_CANDIDATE_LIMIT = 1000
-
-/**
- * The order in which items are checked for phrases (see `PHRASE_CANDIDATE_LIMIT`): newest
- * first, as the `published_at:desc` sort orders them (dates as strings, then ids, descending).
- */
-export function newestFirst(a: Pick<SearchDocument, 'id' | 'published_at'>, b: Pick<SearchDocument, 'id' | 'published_at'>): number {
-  const x = a.published_at ?? ''
-  const y = b.published_at ?? ''
-  return x === y ? compareIds(b.id, a.id) : x < y ? 1 : -1
-}
 
 /**
  * The units of `text`, in order: its words as the analyzer gives them (a compound as its

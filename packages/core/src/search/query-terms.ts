@@ -1,6 +1,7 @@
 import { stem as porter2 } from 'porter2'
 import type { Token } from './analyzer.ts'
 import { tokenize } from './analyzer.ts'
+import { MATCH_KIND } from './match-rank.ts'
 import type { Phrase } from './phrase.ts'
 import { phraseUnits, quotedSpans } from './phrase.ts'
 
@@ -34,12 +35,12 @@ export const MAX_PHRASES = 8
 export const FUZZY_MIN_LETTERS = 5
 
 /**
- * How much each kind of match of a query word counts (the ranking's second rule, see
- * `README`): the word as typed, then one of the tenant's synonyms of it, then another form of
- * its stem, then one typo, then a longer word it begins. Typo and prefix weights shrink a
- * little with the distance, never to the next kind's: a search engine multiplies a posting's
- * weight by them. A synonym's own words are weighed by their kind of match times `synonym`
- * (a synonym found as the beginning of a longer word: `synonym` × its prefix weight).
+ * How much each kind of match of a query word weighs in its relevance, which orders items only
+ * among those whose words matched alike (the kinds themselves rank strictly first: see
+ * `rankScale`): the word as typed, one of the tenant's synonyms of it, another form of its stem,
+ * one typo, a longer word it begins. Prefix weights shrink a little with the letters added. A
+ * synonym's own words are weighed by their kind of match times `synonym` (a synonym found as
+ * the beginning of a longer word: `synonym` × its prefix weight).
  */
 export const MATCH_WEIGHTS = { exact: 1, synonym: 0.8, stem: 0.6, typo: 0.42, prefix: 0.375 } as const
 
@@ -139,6 +140,20 @@ export function wordMatchWeight(term: Extract<QueryTerm, { kind: 'word' }>, inde
   if (weight < MATCH_WEIGHTS.stem && term.stem !== null && stemMatches(term.stem, indexTerm)) weight = MATCH_WEIGHTS.stem
   if (weight < MATCH_WEIGHTS.typo && term.fuzzy > 0 && withinOneEdit(term.term, indexTerm)) weight = MATCH_WEIGHTS.typo
   return weight
+}
+
+/**
+ * The best kind of match (a `MATCH_KIND` code) of `indexTerm` for a word query term, `null`
+ * when it does not match (as `wordMatches`): the word or its compound's joined form as typed,
+ * else another form of its stem, else one typo away, else a longer word it (or the joined form)
+ * begins — the order of `wordMatchWeight`'s weights.
+ */
+export function wordMatchKind(term: Extract<QueryTerm, { kind: 'word' }>, indexTerm: string, stemOfWord: (word: string) => string | null = stemOf): number | null {
+  if (indexTerm === term.term || indexTerm === term.joined) return MATCH_KIND.exact
+  if (term.stem !== null && stemMatches(term.stem, indexTerm, stemOfWord)) return MATCH_KIND.stem
+  if (term.fuzzy > 0 && withinOneEdit(term.term, indexTerm)) return MATCH_KIND.typo
+  if (indexTerm.startsWith(term.term) || (term.joined !== null && indexTerm.startsWith(term.joined))) return MATCH_KIND.prefix
+  return null
 }
 
 /** A string naming a term's synonyms (equal strings, equal alternatives); empty when it has none. */

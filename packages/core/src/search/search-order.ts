@@ -10,14 +10,15 @@ export interface ScoredDocument {
 const TYPE_RANK: Record<string, number> = { number: 0, string: 1, boolean: 2 }
 
 /**
- * The comparator of a search sort (CONTRACT §5): relevance is score descending, then id;
+ * The comparator of a search sort (CONTRACT §5): relevance is the rank score descending (see
+ * `rankScale`: the words' kinds of match, then their relevance), then newest first (`newestFirst`);
  * `published_at` and custom fields sort by value in the given direction, ties broken by id in
  * the same direction; items lacking the custom field come last in both directions.
  */
 export function searchComparator(sort: SearchSort): (a: ScoredDocument, b: ScoredDocument) => number {
   switch (sort.kind) {
     case 'relevance':
-      return (a, b) => b.score - a.score || compareIds(a.doc.id, b.doc.id)
+      return (a, b) => b.score - a.score || newestFirst(a.doc, b.doc)
     case 'published_at': {
       const sign = sort.direction === 'asc' ? 1 : -1
       return (a, b) => sign * (compareText(a.doc.published_at ?? '', b.doc.published_at ?? '') || compareIds(a.doc.id, b.doc.id))
@@ -46,6 +47,16 @@ function compareFieldValues(a: FieldValue, b: FieldValue): number {
   if (typeof a !== typeof b) return (TYPE_RANK[typeof a] ?? 3) - (TYPE_RANK[typeof b] ?? 3)
   if (typeof a === 'number' && typeof b === 'number') return a - b
   return a === b ? 0 : a < b ? -1 : 1
+}
+
+/**
+ * Newest first: `published_at` descending (`null` last), then id descending — the order of the
+ * `published_at:desc` sort, and of relevance ties.
+ */
+export function newestFirst(a: Pick<SearchDocument, 'id' | 'published_at'>, b: Pick<SearchDocument, 'id' | 'published_at'>): number {
+  const x = a.published_at ?? ''
+  const y = b.published_at ?? ''
+  return x === y ? compareIds(b.id, a.id) : x < y ? 1 : -1
 }
 
 function compareText(a: string, b: string): number {

@@ -106,7 +106,7 @@ const SEARCH_DESCRIPTIONS: Record<string, string> = {
   category_id: 'Only items of the category with this id (an unknown or inactive one finds nothing).',
   category_code: 'Only items of the category with this code, as in the content list; with `category_id` too, both must name the same category (else nothing is found).',
   tags: 'Only items carrying any of these tag names (OR; the content list’s `tags` is AND).',
-  sort: '`relevance` (the default: highest score first, ties by id), `published_at:asc|desc` or `custom_<field name>:asc|desc` (items lacking the field come last).',
+  sort: '`relevance` (the default: highest score first — the most query words, then how they matched: as typed, synonym, stem, typo, prefix — then newest first), `published_at:asc|desc` or `custom_<field name>:asc|desc` (items lacking the field come last).',
   from: 'How many results to skip.',
   size: 'Results per page.',
 }

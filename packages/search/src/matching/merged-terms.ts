@@ -1,3 +1,4 @@
+import { cappedRelevance, MATCH_KINDS } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 import { WEIGHTS } from './inverted-index.ts'
 import type { Eligibility } from './term-matcher.ts'
@@ -11,24 +12,36 @@ import type { Alternative } from './term-expansions.ts'
  * went from 0.026–0.061 to 0.012–0.036 ms in the engine at 20,000 items.)
  */
 export const REMEMBER_TERM_FROM = 256
-/** At most this many remembered term matches in all (12 bytes each: ~24 MB), the least recently used dropped first. */
+/** At most this many remembered term matches in all (13 bytes each: ~26 MB), the least recently used dropped first. */
 export const MAX_REMEMBERED_MATCHES = 2_000_000
 
-/** A query term's matches in the index as a whole (visible or not): documents and the term's scores, `[0, length)`. */
+/**
+ * A query term's matches in the index as a whole (visible or not), `[0, length)`: documents
+ * and the term's relevance in each (at most core's `RELEVANCE_CAP`: `cappedRelevance`), in runs
+ * of one kind of match (core's `MATCH_KIND` codes), best first: kind `k` from `runEnds[k - 1]`
+ * (0 for the first) up to `runEnds[k]`. A query's rank score adds them up as core's `termRank`
+ * does, one base per run (see `TermMatcher`): no kind is read per match.
+ */
 export interface TermList {
   docs: Int32Array
   scores: Float64Array
+  runEnds: Int32Array
   length: number
 }
 
+/** How many kinds of match there are (core's `MATCH_KINDS`). */
+const KINDS = MATCH_KINDS.length
+
 /**
  * Per-document scratch space of the matcher, by document number: how many groups a document
- * matched so far (`hits`) and its score (`scores`), both back to 0 after each use; and a list
- * of documents (`docs`) that grows as needed.
+ * matched so far (`hits`) and its score (`scores`), both back to 0 after each use, and the
+ * kind of match of a term being merged where one is kept per document (`kinds`); and a
+ * list of documents (`docs`) that grows as needed.
  */
 export class DocScratch {
   hits = new Uint16Array(0)
   scores = new Float64Array(0)
+  kinds = new Uint8Array(0)
   docs: Int32Array = new Int32Array(1024)
 
   /** Makes room for documents numbered below `docLimit`. */
@@ -37,6 +50,7 @@ export class DocScratch {
     const size = Math.max(1024, docLimit + (docLimit >> 2))
     this.hits = new Uint16Array(size)
     this.scores = new Float64Array(size)
+    this.kinds = new Uint8Array(size)
   }
 
   /** A `docs` twice as long, holding what it held. */
@@ -57,7 +71,8 @@ export class DocScratch {
  * term at a time, into the scratch space: groups rarest first, a document seen in the first
  * one becoming a candidate, one seen in each later one staying, so the work is the sum of the
  * groups' postings and never grows with the number of results; a document's score is the sum
- * of its alternatives' (IDF × weight × the kind of match). Lists are kept in the order their
+ * of its alternatives' (IDF × weight × the kind of match's weight), capped once summed, and
+ * its kind the best of theirs (see `TermList`). Lists are kept in the order their
  * postings come (a single-term search never needs them sorted); the least recently used
  * beyond `MAX_REMEMBERED_MATCHES` are dropped.
  */
@@ -106,7 +121,7 @@ export class MergedTerms {
    */
   merge(key: string, groups: readonly Alternative[][], postings: number, numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
     const remember = this.worthRemembering(postings)
-    const list = mergeGroups(this.#index, groups, numberedDocs, remember ? null : eligible, scratch)
+    const list = mergeGroups(this.#index, groups, numberedDocs, remember ? null : eligible, scratch, true)
     if (remember) this.#keep(key, list)
     return list
   }
@@ -114,11 +129,11 @@ export class MergedTerms {
   /**
    * `merge` of a term that matches in several ways (itself, or one of its synonyms), each
    * `choices` entry the groups of one: the documents matching any of them, with the sum of
-   * their scores in each (documents in the order they first came).
+   * their relevance in each and the best of their kinds (documents in the order they first came).
    */
   mergeAny(key: string, choices: readonly (readonly Alternative[][])[], postings: number, numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
     const remember = this.worthRemembering(postings)
-    const lists = choices.map((groups) => mergeGroups(this.#index, groups, numberedDocs, remember ? null : eligible, scratch))
+    const lists = choices.map((groups) => mergeGroups(this.#index, groups, numberedDocs, remember ? null : eligible, scratch, choices.length === 1))
     const list = lists.length === 1 && lists[0] !== undefined ? lists[0] : unionLists(lists, scratch)
     if (remember) this.#keep(key, list)
     return list
@@ -139,44 +154,107 @@ export class MergedTerms {
   }
 }
 
-/** The documents of any of `lists`, each once, with the sum of its scores in them. */
+/** The documents of any of `lists` (relevance not capped), each once, with the sum of its relevance in them capped and the best of its kinds. */
 function unionLists(lists: readonly TermList[], scratch: DocScratch): TermList {
   const hits = scratch.hits
   const scores = scratch.scores
+  const kinds = scratch.kinds
   let candidates: Int32Array = scratch.docs
   let count = 0
   for (const list of lists) {
+    let kind = 0
     for (let i = 0; i < list.length; i++) {
+      while (kind < KINDS - 1 && i >= (list.runEnds[kind] ?? 0)) kind++
       const doc = list.docs[i] ?? 0
       if (hits[doc] === 0) {
         hits[doc] = 1
         if (count === candidates.length) candidates = scratch.growDocs()
         candidates[count++] = doc
-      }
+        kinds[doc] = kind
+      } else if (kind < (kinds[doc] ?? 0)) kinds[doc] = kind
       scores[doc] = (scores[doc] ?? 0) + (list.scores[i] ?? 0)
     }
   }
-  const out: TermList = { docs: new Int32Array(count), scores: new Float64Array(count), length: count }
+  const out = kindOrdered(candidates, count, hits, 1, kinds, scores, true)
   for (let i = 0; i < count; i++) {
     const doc = candidates[i] ?? 0
-    out.docs[i] = doc
-    out.scores[i] = scores[doc] ?? 0
     hits[doc] = 0
     scores[doc] = 0
   }
   return out
 }
 
-/** The documents matching every group, with their summed scores; only eligible ones with `eligible`. */
-function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch): TermList {
+/** The `candidates` whose `hits` are `kept`, with their relevance (`scores`, capped with `cap`), ordered in runs by their `kinds` (a counting sort). */
+function kindOrdered(candidates: Int32Array, count: number, hits: Uint16Array, kept: number, kinds: Uint8Array, scores: Float64Array, cap: boolean): TermList {
+  const runEnds = new Int32Array(KINDS)
+  for (let i = 0; i < count; i++) {
+    const doc = candidates[i] ?? 0
+    if (hits[doc] !== kept) continue
+    const kind = kinds[doc] ?? 0
+    runEnds[kind] = (runEnds[kind] ?? 0) + 1
+  }
+  for (let kind = 1; kind < KINDS; kind++) runEnds[kind] = (runEnds[kind] ?? 0) + (runEnds[kind - 1] ?? 0)
+  const length = runEnds[KINDS - 1] ?? 0
+  const out: TermList = { docs: new Int32Array(length), scores: new Float64Array(length), runEnds, length }
+  const next = new Int32Array(KINDS)
+  for (let kind = 1; kind < KINDS; kind++) next[kind] = runEnds[kind - 1] ?? 0
+  for (let i = 0; i < count; i++) {
+    const doc = candidates[i] ?? 0
+    if (hits[doc] !== kept) continue
+    const kind = kinds[doc] ?? 0
+    const at = next[kind] ?? 0
+    next[kind] = at + 1
+    out.docs[at] = doc
+    out.scores[at] = cap ? cappedRelevance(scores[doc] ?? 0) : (scores[doc] ?? 0)
+  }
+  return out
+}
+
+/** Each candidate's best kind in the first group (`alternatives`, best first) into `kinds`: its postings again, worst alternative first, the best written last. */
+function firstGroupKinds(index: InvertedIndex, alternatives: readonly Alternative[], hits: Uint16Array, kinds: Uint8Array): void {
+  for (let a = alternatives.length - 1; a >= 0; a--) {
+    const alt = alternatives[a]
+    if (alt === undefined) continue
+    const { list, length } = index.postings(alt.id)
+    for (let i = 0; i < length; i++) {
+      const doc = (list[i] ?? 0) >>> 8
+      if (hits[doc] !== 0) kinds[doc] = alt.kind
+    }
+  }
+}
+
+/** Whether an alternative of a group after the first is of a worse kind than the first group's best (then kinds are kept per document). */
+function laterGroupsWorsen(groups: readonly Alternative[][]): boolean {
+  const best = groups[0]?.[0]?.kind ?? 0
+  for (let g = 1; g < groups.length; g++) for (const alt of groups[g] ?? []) if (alt.kind > best) return true
+  return false
+}
+
+/**
+ * The documents matching every group, with their summed relevance (capped with `cap`)
+ * and kinds; only eligible ones with `eligible`. A group's alternatives come best kind first (see
+ * `TermExpansions`): the first one a document is found in is its best in that group, and its
+ * kind is the worst of its groups' (a synonym of several words is as good as its worst word).
+ * So the first group's candidates come in runs of one kind, told apart by their counts (no
+ * write per document); only when a later group may make a kind worse (a synonym of several
+ * words) is each document's kind kept in the scratch space, the first group's read once more.
+ */
+function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], numberedDocs: number, eligible: Eligibility | null, scratch: DocScratch, cap: boolean): TermList {
   const hits = scratch.hits
   const scores = scratch.scores
+  const kinds = scratch.kinds
+  // Hint: no closures here: a variable a closure captures lives in a context, read again on every posting.
+  const track = laterGroupsWorsen(groups)
+  // Where each kind's run of the first group's candidates ends: `runEnds[kind]` candidates came before its end.
+  const runEnds = new Int32Array(KINDS)
   let count = 0
   let candidates: Int32Array = scratch.docs
   for (let g = 0; g < groups.length; g++) {
+    if (g === 1 && track) firstGroupKinds(index, groups[0] ?? [], hits, kinds)
     for (const alt of groups[g] ?? []) {
       const { list, length } = index.postings(alt.id)
       const factor = alt.factor * idfOf(numberedDocs, length)
+      const kind = alt.kind
       if (g === 0) {
         // The first group: a document seen for the first time (0) becomes a candidate (if eligible).
         for (let i = 0; i < length; i++) {
@@ -190,31 +268,49 @@ function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], num
           }
           scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
         }
+        runEnds[kind] = count
         continue
       }
       for (let i = 0; i < length; i++) {
         const posting = list[i] ?? 0
         const doc = posting >>> 8
         const seen = hits[doc] ?? 0
-        if (seen === g) hits[doc] = g + 1
-        else if (seen !== g + 1) continue
+        if (seen === g) {
+          hits[doc] = g + 1
+          if (track && kind > (kinds[doc] ?? 0)) kinds[doc] = kind
+        } else if (seen !== g + 1) continue
         scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
       }
     }
   }
   const all = groups.length
+  for (let kind = 1; kind < KINDS; kind++) runEnds[kind] = Math.max(runEnds[kind] ?? 0, runEnds[kind - 1] ?? 0)
+  if (track) {
+    const out = kindOrdered(candidates, count, hits, all, kinds, scores, cap)
+    for (let i = 0; i < count; i++) {
+      const doc = candidates[i] ?? 0
+      hits[doc] = 0
+      scores[doc] = 0
+    }
+    return out
+  }
   let length = 0
   for (let i = 0; i < count; i++) if (hits[candidates[i] ?? 0] === all) length++
-  const out: TermList = { docs: new Int32Array(length), scores: new Float64Array(length), length }
+  const out: TermList = { docs: new Int32Array(length), scores: new Float64Array(length), runEnds: new Int32Array(KINDS), length }
+  // The candidates' runs of one kind, kept in order: each output run ends where its input run does.
+  runEnds[KINDS - 1] = count
   length = 0
-  for (let i = 0; i < count; i++) {
-    const doc = candidates[i] ?? 0
-    if (hits[doc] === all) {
-      out.docs[length] = doc
-      out.scores[length++] = scores[doc] ?? 0
+  for (let run = 0, i = 0; run < KINDS; run++) {
+    for (const end = runEnds[run] ?? 0; i < end; i++) {
+      const doc = candidates[i] ?? 0
+      if (hits[doc] === all) {
+        out.docs[length] = doc
+        out.scores[length++] = cap ? cappedRelevance(scores[doc] ?? 0) : (scores[doc] ?? 0)
+      }
+      hits[doc] = 0
+      scores[doc] = 0
     }
-    hits[doc] = 0
-    scores[doc] = 0
+    out.runEnds[run] = length
   }
   return out
 }

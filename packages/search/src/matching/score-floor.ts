@@ -1,7 +1,7 @@
 /**
  * The lowest score that may still be among the `k` best of a stream of scores: a min-heap of
  * the `k` best seen so far (−∞ until `k` were seen). A matcher streaming thousands of matches
- * keeps only those at or above it, so that the page's ranking (which breaks ties by id)
+ * keeps only those at or above it, so that the page's ranking (which breaks ties newest first)
  * compares a few dozen candidates instead of every match.
  */
 export class ScoreFloor {

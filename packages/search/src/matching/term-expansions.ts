@@ -1,5 +1,5 @@
 import type { QueryTerm } from '@frontdesk/core'
-import { MATCH_WEIGHTS, prefixWeight, stemOf, stemRoot } from '@frontdesk/core'
+import { MATCH_KIND, MATCH_KINDS, MATCH_WEIGHTS, prefixWeight, stemOf, stemRoot } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 
 /** At most this many words' stems are remembered (then all are dropped): the words under a short root recur across searches. */
@@ -10,10 +10,11 @@ const MAX_EXPANSIONS = 2000
 /** …holding at most this many alternatives in all (~40 bytes each): a one-letter prefix alone may expand to thousands. */
 const MAX_REMEMBERED_ALTERNATIVES = 200_000
 
-/** One index term a query term matches, with the weight of that kind of match. */
+/** One index term a query term matches, with its kind of match (core's `MATCH_KIND` code) and that kind's weight in its relevance. */
 export interface Alternative {
   id: number
   factor: number
+  kind: number
 }
 
 /**
@@ -22,9 +23,11 @@ export interface Alternative {
  * `wordMatches`): the term itself, the terms it or its compound's joined form is a prefix of,
  * the words of its stem (found among those beginning with the stem's root), and with `fuzzy`
  * the words one typo away (the index's `withinOneEdit`, core's rule), each weighted by its
- * best kind of match (`wordMatchWeight`); a CJK run is one group per distinct bigram, matched exactly
- * (a one-character run: that character as a prefix). The order of groups and alternatives
- * is deterministic for a vocabulary: the matcher sums scores in it.
+ * best kind of match (`wordMatchKind`, weighted by `wordMatchWeight`); a CJK run is one group per
+ * distinct bigram, matched exactly (a one-character run: that character as a prefix), of the
+ * kind `exact`. The order of groups is deterministic for a vocabulary (the matcher sums scores
+ * in it), and a group's alternatives come best kind first (the matcher takes a document's kind
+ * from the first alternative it is found in).
  *
  * Remembered while the vocabulary keeps its size (with `memo`): a word's prefix and typo
  * expansions walk the radix tree, and the same words come back. Terms are only ever added to
@@ -81,35 +84,48 @@ export class TermExpansions {
 
   #groups(term: QueryTerm): Alternative[][] {
     if (term.kind === 'word') {
-      // Each alternative with the weight of its best kind of match (core's `wordMatchWeight`).
-      const group = new Map<number, number>()
-      const offer = (id: number, weight: number): void => {
-        if (weight > (group.get(id) ?? 0)) group.set(id, weight)
+      // Each alternative with its best kind of match (core's `wordMatchKind`) and that kind's weight (`wordMatchWeight`).
+      const group = new Map<number, Alternative>()
+      const offer = (id: number, kind: number, factor: number): void => {
+        const known = group.get(id)
+        if (known === undefined) group.set(id, { id, factor, kind })
+        else if (kind < known.kind || (kind === known.kind && factor > known.factor)) {
+          known.kind = kind
+          known.factor = factor
+        }
       }
       const stem = term.stem
       const root = stem === null ? null : stemRoot(stem)
       if (stem !== null && root !== null && term.term.startsWith(root)) {
         // Hint: the words beginning with the stem's root hold those beginning with the word (it begins with its root, as most do): one walk finds both.
         for (const [key, id] of this.#index.withPrefix(root, false)) {
-          if (key.startsWith(term.term)) offer(id, prefixWeight(key.length, key.length - term.term.length))
-          if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_WEIGHTS.stem)
+          if (key.startsWith(term.term)) offerPrefix(offer, id, key, term.term)
+          if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
         }
       } else {
-        for (const [key, id] of this.#index.withPrefix(term.term, false)) offer(id, prefixWeight(key.length, key.length - term.term.length))
-        if (stem !== null && root !== null) for (const [key, id] of this.#index.withPrefix(root, false)) if (this.#stemOf(key) === stem) offer(id, MATCH_WEIGHTS.stem)
+        for (const [key, id] of this.#index.withPrefix(term.term, false)) offerPrefix(offer, id, key, term.term)
+        if (stem !== null && root !== null) for (const [key, id] of this.#index.withPrefix(root, false)) if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
       }
-      if (term.joined !== null) for (const [key, id] of this.#index.withPrefix(term.joined, false)) offer(id, prefixWeight(key.length, key.length - term.joined.length))
-      if (term.fuzzy > 0) for (const [, id, distance] of this.#index.withinOneEdit(term.term)) offer(id, distance === 0 ? MATCH_WEIGHTS.exact : MATCH_WEIGHTS.typo)
-      return [[...group].map(([id, factor]) => ({ id, factor }))]
+      if (term.joined !== null) for (const [key, id] of this.#index.withPrefix(term.joined, false)) offerPrefix(offer, id, key, term.joined)
+      if (term.fuzzy > 0) for (const [, id, distance] of this.#index.withinOneEdit(term.term)) offer(id, distance === 0 ? MATCH_KIND.exact : MATCH_KIND.typo, distance === 0 ? MATCH_WEIGHTS.exact : MATCH_WEIGHTS.typo)
+      // Best kind first, in one pass (a short prefix expands to thousands).
+      const byKind: Alternative[][] = MATCH_KINDS.map(() => [])
+      for (const alt of group.values()) byKind[alt.kind]?.push(alt)
+      return [byKind.flat()]
     }
     return [...new Set(term.grams)].map((gram) => {
       if (term.prefix) {
-        return this.#index.withPrefix(gram, true).map(([key, id]) => ({ id, factor: prefixWeight(key.length, key.length - gram.length) }))
+        return this.#index.withPrefix(gram, true).map(([key, id]) => ({ id, factor: prefixWeight(key.length, key.length - gram.length), kind: MATCH_KIND.exact }))
       }
       const id = this.#index.termId(gram)
-      return id === undefined ? [] : [{ id, factor: 1 }]
+      return id === undefined ? [] : [{ id, factor: 1, kind: MATCH_KIND.exact }]
     })
   }
+}
+
+/** Offers index term `id` (`key`), which begins with `start`: as typed when it is `start`, else as a prefix. */
+function offerPrefix(offer: (id: number, kind: number, factor: number) => void, id: number, key: string, start: string): void {
+  offer(id, key.length === start.length ? MATCH_KIND.exact : MATCH_KIND.prefix, prefixWeight(key.length, key.length - start.length))
 }
 
 /** A query term's key: equal keys, equal groups. */

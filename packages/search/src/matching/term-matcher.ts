@@ -1,5 +1,6 @@
 import type { QueryTerm } from '@frontdesk/core'
-import { MATCH_WEIGHTS, synonymsKey } from '@frontdesk/core'
+import type { RankScale } from '@frontdesk/core'
+import { cappedRelevance, MATCH_KIND, MATCH_WEIGHTS, rankScale, synonymsKey } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 import { WEIGHTS } from './inverted-index.ts'
 import type { TermList } from './merged-terms.ts'
@@ -57,9 +58,12 @@ export interface DocFilter {
  * terms one edit away); a CJK run is one group per bigram, matched exactly (a one-character
  * run: that character as a prefix). A term's groups are evaluated rarest first: the first one
  * decides the candidates, every later one only marks those it also holds, so the work is the
- * sum of the groups' posting lengths and never grows with the number of results. Scores add
- * up, as in MiniSearch: per alternative, IDF × the posting's weight × the match kind's weight,
- * in the order of the groups and their alternatives; a query's score is the sum of its terms'.
+ * sum of the groups' posting lengths and never grows with the number of results. A term's
+ * relevance adds up, as in MiniSearch: per alternative, IDF × the posting's weight × the match
+ * kind's weight, in the order of the groups and their alternatives; a query's score is core's
+ * rank score (`rankScale`): per term, the base of its best kind of match plus its share of
+ * that relevance (capped). For one alternative's postings that is a table by weight code
+ * (`postingRanks`), which grows with the code as the weights do.
  *
  * A term of one alternative is read straight from its postings. A term of several is merged
  * into one list of its matches first and, when that was much work (a common word expands to
@@ -74,6 +78,8 @@ export class TermMatcher {
   readonly #merged: MergedTerms
   // Per document: how many groups it matched so far, and its score; reset after each query.
   readonly #scratch = new DocScratch()
+  // What a posting of the part being read adds, by weight code (`postingRanks`).
+  readonly #ranks = new Float64Array(256)
   #out: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0, total: 0, floor: Number.NEGATIVE_INFINITY }
 
   /** A matcher over `index`; `memo: false` remembers neither expansions nor merged matches (see `TenantIndexOptions.memo`). */
@@ -103,7 +109,8 @@ export class TermMatcher {
     parts.sort((a, b) => a.size - b.size)
     const [first] = parts
     if (first === undefined) return this.#result(0)
-    if (parts.length === 1) return first.alt !== null ? this.#single(first.alt, numberedDocs, eligible, top) : this.#eligibleOf(first.list, eligible, top)
+    const scale = rankScale(terms.length)
+    if (parts.length === 1) return first.alt !== null ? this.#single(first.alt, numberedDocs, eligible, top, scale) : this.#eligibleOf(first.list, eligible, top, scale)
     let count = 0
     for (let g = 0; g < parts.length; g++) {
       const part = parts[g]
@@ -111,9 +118,9 @@ export class TermMatcher {
       // Hint: one loop per kind of part, each over one kind of typed array, keeps V8's element access monomorphic.
       if (part.alt !== null) {
         const { list, length } = this.#index.postings(part.alt.id)
-        count = this.#markPostings(g, list, length, part.alt.factor * idfOf(numberedDocs, length), count, eligible)
+        count = this.#markPostings(g, list, length, postingRanks(scale, part.alt, idfOf(numberedDocs, length), this.#ranks), count, eligible)
       } else {
-        count = this.#markList(g, part.list, count, eligible)
+        count = this.#markList(g, part.list, scale, count, eligible)
       }
     }
     return this.#gather(count, parts.length, top)
@@ -142,6 +149,8 @@ export class TermMatcher {
     let candidates = this.#scratch.docs
     let count = 0
     let most = 0
+    const scale = rankScale(terms.length)
+    const { bases, share } = scale
     const visit = (doc: number, score: number): void => {
       if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) return
       const seen = hits[doc] ?? 0
@@ -157,14 +166,17 @@ export class TermMatcher {
     for (const part of parts) {
       if (part.alt !== null) {
         const { list, length } = this.#index.postings(part.alt.id)
-        const factor = part.alt.factor * idfOf(numberedDocs, length)
+        const ranks = postingRanks(scale, part.alt, idfOf(numberedDocs, length), this.#ranks)
         for (let i = 0; i < length; i++) {
           const posting = list[i] ?? 0
-          visit(posting >>> 8, (WEIGHTS[posting & 255] ?? 0) * factor)
+          visit(posting >>> 8, ranks[posting & 255] ?? 0)
         }
       } else {
-        const { docs, scores: listScores, length } = part.list
-        for (let i = 0; i < length; i++) visit(docs[i] ?? 0, listScores[i] ?? 0)
+        const { docs, scores: listScores, runEnds } = part.list
+        for (let kind = 0, i = 0; kind < runEnds.length; kind++) {
+          const base = bases[kind] ?? 0
+          for (const end = runEnds[kind] ?? 0; i < end; i++) visit(docs[i] ?? 0, base + share * (listScores[i] ?? 0))
+        }
       }
     }
     return this.#gather(count, most, top)
@@ -173,8 +185,9 @@ export class TermMatcher {
   /**
    * Part `g` of a query, as postings: with `g` 0 its eligible documents become the candidates
    * (`count` so far; returns the new count), later parts mark the candidates they hold too.
+   * `ranks`: what a posting adds to the score, by weight code (`postingRanks`).
    */
-  #markPostings(g: number, list: Uint32Array, length: number, factor: number, count: number, eligible: Eligibility): number {
+  #markPostings(g: number, list: Uint32Array, length: number, ranks: Float64Array, count: number, eligible: Eligibility): number {
     const hits = this.#scratch.hits
     const scores = this.#scratch.scores
     if (g > 0) {
@@ -183,7 +196,7 @@ export class TermMatcher {
         const doc = posting >>> 8
         if (hits[doc] !== g) continue
         hits[doc] = g + 1
-        scores[doc] = (scores[doc] ?? 0) + (WEIGHTS[posting & 255] ?? 0) * factor
+        scores[doc] = (scores[doc] ?? 0) + (ranks[posting & 255] ?? 0)
       }
       return count
     }
@@ -198,38 +211,45 @@ export class TermMatcher {
       if (count === candidates.length) candidates = this.#scratch.growDocs()
       candidates[count++] = doc
       hits[doc] = 1
-      scores[doc] = (WEIGHTS[posting & 255] ?? 0) * factor
+      scores[doc] = ranks[posting & 255] ?? 0
     }
     return count
   }
 
-  /** `#markPostings` for a term's merged matches. */
-  #markList(g: number, list: TermList, count: number, eligible: Eligibility): number {
+  /** `#markPostings` for a term's merged matches, one run of a kind of match at a time (one base each). */
+  #markList(g: number, list: TermList, scale: RankScale, count: number, eligible: Eligibility): number {
     const hits = this.#scratch.hits
     const scores = this.#scratch.scores
+    const { bases, share } = scale
     const docs = list.docs
     const listScores = list.scores
-    const length = list.length
+    const runEnds = list.runEnds
     if (g > 0) {
-      for (let i = 0; i < length; i++) {
-        const doc = docs[i] ?? 0
-        if (hits[doc] !== g) continue
-        hits[doc] = g + 1
-        scores[doc] = (scores[doc] ?? 0) + (listScores[i] ?? 0)
+      for (let kind = 0, i = 0; kind < runEnds.length; kind++) {
+        const base = bases[kind] ?? 0
+        for (const end = runEnds[kind] ?? 0; i < end; i++) {
+          const doc = docs[i] ?? 0
+          if (hits[doc] !== g) continue
+          hits[doc] = g + 1
+          scores[doc] = (scores[doc] ?? 0) + base + share * (listScores[i] ?? 0)
+        }
       }
       return count
     }
     const bits = eligible.bits
     const filter = eligible.filter
     let candidates = this.#scratch.docs
-    for (let i = 0; i < length; i++) {
-      const doc = docs[i] ?? 0
-      if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
-      if (filter !== null && !filter.passes(doc)) continue
-      if (count === candidates.length) candidates = this.#scratch.growDocs()
-      candidates[count++] = doc
-      hits[doc] = 1
-      scores[doc] = listScores[i] ?? 0
+    for (let kind = 0, i = 0; kind < runEnds.length; kind++) {
+      const base = bases[kind] ?? 0
+      for (const end = runEnds[kind] ?? 0; i < end; i++) {
+        const doc = docs[i] ?? 0
+        if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+        if (filter !== null && !filter.passes(doc)) continue
+        if (count === candidates.length) candidates = this.#scratch.growDocs()
+        candidates[count++] = doc
+        hits[doc] = 1
+        scores[doc] = base + share * (listScores[i] ?? 0)
+      }
     }
     return count
   }
@@ -259,7 +279,8 @@ export class TermMatcher {
   /**
    * `#part` of a term with synonyms (core's rule, `QueryTerm.synonyms`): the documents matching
    * the term itself or every term of one of its synonyms, a synonym's matches weighted
-   * `MATCH_WEIGHTS.synonym` times their own; a document's score adds up every way it matched.
+   * `MATCH_WEIGHTS.synonym` times their own and of the kind `synonym` when matched as typed,
+   * else `prefix` (core's rule); a document's relevance adds up every way it matched.
    * Always merged into one list (remembered as any merged term is).
    */
   #partWithSynonyms(term: QueryTerm, synonyms: readonly (readonly QueryTerm[])[], numberedDocs: number, eligible: Eligibility | null): TermPart | null {
@@ -272,7 +293,7 @@ export class TermMatcher {
     for (const alternative of synonyms) {
       const groups = alternative.flatMap((synonym) => this.#expansions.groupsOf(synonym))
       if (groups.length === 0 || groups.some((group) => group.length === 0)) continue
-      choices.push(groups.map((group) => group.map((alt) => ({ id: alt.id, factor: alt.factor * MATCH_WEIGHTS.synonym }))))
+      choices.push(groups.map((group) => group.map((alt) => ({ id: alt.id, factor: alt.factor * MATCH_WEIGHTS.synonym, kind: alt.kind === MATCH_KIND.exact ? MATCH_KIND.synonym : MATCH_KIND.prefix }))))
     }
     if (choices.length === 0) return null
     let postings = 0
@@ -321,27 +342,32 @@ export class TermMatcher {
   }
 
   /** The eligible documents of a term's merged matches, into the scratch result. */
-  #eligibleOf(list: TermList, eligible: Eligibility, top: number): TermMatches {
+  #eligibleOf(list: TermList, eligible: Eligibility, top: number, scale: RankScale): TermMatches {
     const out = this.#result(list.length)
     const { docs, scores } = out
     const bits = eligible.bits
     const filter = eligible.filter
     const from = list.docs
     const fromScores = list.scores
+    const runEnds = list.runEnds
+    const { bases, share } = scale
     const floor = top > 0 ? new ScoreFloor(top) : null
     let bar = Number.NEGATIVE_INFINITY
     let total = 0
     let count = 0
-    for (let i = 0; i < list.length; i++) {
-      const doc = from[i] ?? 0
-      if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
-      if (filter !== null && !filter.passes(doc)) continue
-      total++
-      const score = fromScores[i] ?? 0
-      if (score < bar) continue
-      if (floor !== null) bar = floor.offer(score)
-      docs[count] = doc
-      scores[count++] = score
+    for (let kind = 0, i = 0; kind < runEnds.length; kind++) {
+      const base = bases[kind] ?? 0
+      for (const end = runEnds[kind] ?? 0; i < end; i++) {
+        const doc = from[i] ?? 0
+        if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+        if (filter !== null && !filter.passes(doc)) continue
+        total++
+        const score = base + share * (fromScores[i] ?? 0)
+        if (score < bar) continue
+        if (floor !== null) bar = floor.offer(score)
+        docs[count] = doc
+        scores[count++] = score
+      }
     }
     out.length = count
     out.total = total
@@ -350,16 +376,16 @@ export class TermMatcher {
   }
 
   /** The eligible documents of one term's postings, scored. */
-  #single(alt: Alternative, numberedDocs: number, eligible: Eligibility, top: number): TermMatches {
+  #single(alt: Alternative, numberedDocs: number, eligible: Eligibility, top: number, scale: RankScale): TermMatches {
     const { list, length } = this.#index.postings(alt.id)
-    const factor = alt.factor * idfOf(numberedDocs, length)
+    const ranks = postingRanks(scale, alt, idfOf(numberedDocs, length), this.#ranks)
     const out = this.#result(length)
     const { docs, scores } = out
     const bits = eligible.bits
     const filter = eligible.filter
     const floor = top > 0 ? new ScoreFloor(top) : null
     let bar = Number.NEGATIVE_INFINITY
-    // A score grows with its weight's code (one factor for all): a posting coded below `barCode` cannot reach the bar, it is only counted.
+    // A score grows with its weight's code (`postingRanks`): a posting coded below `barCode` cannot reach the bar, it is only counted.
     let barCode = 0
     let total = 0
     let count = 0
@@ -370,11 +396,11 @@ export class TermMatcher {
       if (filter !== null && !filter.passes(doc)) continue
       total++
       if ((posting & 255) < barCode) continue
-      const score = (WEIGHTS[posting & 255] ?? 0) * factor
+      const score = ranks[posting & 255] ?? 0
       if (score < bar) continue
       if (floor !== null) {
         bar = floor.offer(score)
-        while (barCode < 255 && (WEIGHTS[barCode] ?? 0) * factor < bar) barCode++
+        while (barCode < 255 && (ranks[barCode] ?? 0) < bar) barCode++
       }
       docs[count] = doc
       scores[count++] = score
@@ -396,4 +422,17 @@ export class TermMatcher {
     this.#out.floor = Number.NEGATIVE_INFINITY
     return this.#out
   }
+}
+
+/**
+ * What one posting of `alt` adds to a rank score (core's `termRank`), by its weight code, into
+ * `ranks` (the matcher's one table: a part's postings are read before the next part's table
+ * is made): the base of the alternative's kind of match plus the share of its relevance (IDF ×
+ * the posting's weight × the kind's weight, capped). It never decreases with the code.
+ */
+export function postingRanks(scale: RankScale, alt: Alternative, idf: number, ranks: Float64Array = new Float64Array(256)): Float64Array {
+  const base = scale.bases[alt.kind] ?? 0
+  const factor = alt.factor * idf
+  for (let code = 0; code < 256; code++) ranks[code] = base + scale.share * cappedRelevance((WEIGHTS[code] ?? 0) * factor)
+  return ranks
 }

@@ -1,14 +1,16 @@
 import type { ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
-import { compareIds, matchesNarrowing, searchComparator } from '@frontdesk/core'
+import { compareIds, matchesNarrowing, newestFirst, searchComparator } from '@frontdesk/core'
 import type { TermMatches } from '../matching/term-matcher.ts'
 import { KeyedTop } from './keyed-top.ts'
 import { TopHits } from './top-hits.ts'
 
-/** What ranking a page needs of the index: its items by number, and how far numbers follow ids. */
+/** What ranking a page needs of the index: its items by number, how far numbers follow ids, and their dates as numbers. */
 export interface RankedDocs {
   docs: readonly (SearchDocument | undefined)[]
   /** Documents numbered below this have strictly increasing ids: among them, number order is id order. */
   ordered: number
+  /** Each document's `publishedKey` by number (see `PublishedKeys`), `null`: compare the items' dates. */
+  published: Float64Array | null
 }
 
 /** A matching item as the index ranks it: with its document number. */
@@ -22,53 +24,66 @@ export function idOrder(ranked: RankedDocs, a: number, b: number): number {
 }
 
 /**
- * The page of a relevance search: the matches by score, ties by id. With `narrowed` (tag
- * filters, or field filters the columns could not take) each match is checked against its
- * item; else the matches are final and, when the matcher kept only those that may make the
- * page (`matches.total` counts all), no match below the page's lowest score is looked at.
+ * `a` before `b` (negative) by core's `newestFirst` (date descending, then id descending): by
+ * the numeric dates when there are, and by number where numbers follow the ids.
+ */
+export function newerOrder(ranked: RankedDocs, a: number, b: number): number {
+  const keys = ranked.published
+  if (keys === null) return newestFirst(ranked.docs[a] ?? NO_DOC, ranked.docs[b] ?? NO_DOC)
+  const x = keys[a] ?? 0
+  const y = keys[b] ?? 0
+  return x === y ? idOrder(ranked, b, a) : x < y ? 1 : -1
+}
+
+const NO_DOC = { id: '', published_at: null }
+
+/**
+ * The page of a relevance search: the matches by score (core's rank score), ties newest first
+ * (`newerOrder`, asked only of equal scores). With `narrowed` (tag filters, or field filters
+ * the columns could not take) each match is checked against its item; else the matches are
+ * final and, when the matcher kept only those that may make the page (`matches.total` counts
+ * all), no match below the page's lowest score is looked at.
  */
 export function relevancePage(matches: TermMatches, ranked: RankedDocs, query: SearchQuery, narrowed: boolean, limited: boolean): SearchResult {
-  const { docs, ordered } = ranked
-  const compare = (a: Hit, b: Hit): number => b.score - a.score || (a.number < ordered && b.number < ordered ? a.number - b.number : compareIds(a.doc.id, b.doc.id))
-  const top = new TopHits<Hit>(query.from + query.size, compare)
+  const { docs } = ranked
   const numbers = matches.docs
   const scores = matches.scores
   const length = matches.length
+  const compare = (a: Hit, b: Hit): number => b.score - a.score || newerOrder(ranked, a.number, b.number)
+  const top = new TopHits<Hit>(query.from + query.size, compare)
   let total = 0
-  // The worst kept candidate once `k` are kept: a candidate must beat it to be offered. Most
-  // candidates of a common word are turned away by comparing scores, ties without making a hit.
-  let worst: Hit | undefined
-  // Its score, -Infinity until then (a local number: the common-word loop below compares nothing else).
-  let bar = Number.NEGATIVE_INFINITY
   if (!narrowed) {
-    total = limited ? matches.total : length
-    // No match below the page's lowest score can make the page.
-    bar = matches.floor
+    // The worst kept candidate once `k` are kept: a candidate must beat it to be offered (a tie, only when newer).
+    let worst: Hit | undefined
+    // Its score; below it, no match can make the page.
+    let bar = matches.floor
     for (let i = 0; i < length; i++) {
       const score = scores[i] ?? 0
       if (score < bar) continue
       const number = numbers[i] ?? 0
-      if (score === bar && worst !== undefined && idOrder(ranked, number, worst.number) >= 0) continue
+      if (score === bar && worst !== undefined && newerOrder(ranked, number, worst.number) >= 0) continue
       const doc = docs[number]
       if (doc === undefined) continue
       top.push({ doc, score, number })
       worst = top.threshold
       if (worst !== undefined) bar = worst.score
     }
-  } else {
-    for (let i = 0; i < length; i++) {
-      const number = numbers[i] ?? 0
-      const doc = docs[number]
-      if (doc === undefined || !matchesNarrowing(doc, query)) continue
-      total++
-      const score = scores[i] ?? 0
-      if (worst !== undefined && score <= worst.score) {
-        if (score < worst.score) continue
-        if (idOrder(ranked, number, worst.number) >= 0) continue
-      }
-      top.push({ doc, score, number })
-      worst = top.threshold
+    return { total: limited ? matches.total : length, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
+  }
+  // The worst kept candidate once `k` are kept: a candidate must beat it to be offered.
+  let worst: Hit | undefined
+  for (let i = 0; i < length; i++) {
+    const number = numbers[i] ?? 0
+    const doc = docs[number]
+    if (doc === undefined || !matchesNarrowing(doc, query)) continue
+    total++
+    const score = scores[i] ?? 0
+    if (worst !== undefined && score <= worst.score) {
+      if (score < worst.score) continue
+      if (newerOrder(ranked, number, worst.number) >= 0) continue
     }
+    top.push({ doc, score, number })
+    worst = top.threshold
   }
   return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
 }

@@ -1,5 +1,5 @@
 import type { CategoryRecord, ContentRecord, FieldCondition, FieldDefinition, FieldOperators, FieldValue, QueryTerm, SearchQuery, SearchResult, SearchSort } from '@frontdesk/core'
-import { compareIds, isPubliclyVisible, matchesNarrowing, parseQueryTerms, searchComparator, searchedTexts, tokenize, wordMatches } from '@frontdesk/core'
+import { isPubliclyVisible, matchesNarrowing, newestFirst, parseQueryTerms, searchComparator, searchedTexts, tokenize, wordMatches } from '@frontdesk/core'
 import { aCategory, aContent } from '@frontdesk/core/testing'
 import fc from 'fast-check'
 import { test } from 'uvu'
@@ -151,10 +151,13 @@ function check(result: SearchResult, plain: SearchResult, expected: ContentRecor
   const ids = new Set(expected.map((record) => record.id))
   assert.ok(result.hits.every((hit) => ids.has(hit.id)), `only matching, visible items: ${where}`)
   if (q.sort.kind === 'relevance') {
+    const byId = new Map(expected.map((record) => [record.id, record]))
     for (let i = 1; i < result.hits.length; i++) {
       const a = result.hits[i - 1]
       const b = result.hits[i]
-      if (a !== undefined && b !== undefined) assert.ok(b.score < a.score || (b.score === a.score && compareIds(a.id, b.id) < 0), `relevance order: ${where}`)
+      const x = a === undefined ? undefined : byId.get(a.id)
+      const y = b === undefined ? undefined : byId.get(b.id)
+      if (a !== undefined && b !== undefined && x !== undefined && y !== undefined) assert.ok(b.score < a.score || (b.score === a.score && newestFirst(x, y) < 0), `relevance order: ${where}`)
     }
     assert.is(result.hits.length, Math.max(0, Math.min(q.size, expected.length - q.from)), `page size: ${where}`)
   } else {

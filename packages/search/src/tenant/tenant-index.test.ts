@@ -1,5 +1,5 @@
 import type { SearchQuery } from '@frontdesk/core'
-import { compareIds, parseQueryTerms } from '@frontdesk/core'
+import { newestFirst, parseQueryTerms } from '@frontdesk/core'
 import { aCategory, aContent } from '@frontdesk/core/testing'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -97,20 +97,29 @@ test('remembered matches of a common word follow every change: items added, chan
   check()
 })
 
-test('relevance ties are broken by core\'s compareIds, whatever order the items were indexed in (numbers stand in for ids only where they follow them)', () => {
-  const index = new TenantSearchIndex(categories)
-  // Ids in increasing order first (numbers follow ids), then smaller ids and changed items (they do not).
-  const id = (i: number) => `c${String(i).padStart(4, '0')}`
-  const put = (i: number, round: number) => index.upsert(aContent('t1', id(i), 'news', { title: i % 3 === round % 3 ? 'office office' : 'office' }))
-  for (let i = 100; i < 400; i++) put(i, 0)
-  for (let i = 99; i >= 0; i--) put(i, 0)
-  for (let i = 150; i < 400; i += 7) put(i, 1)
-  for (let i = 0; i < 400; i += 11) index.remove(id(i))
-  const all = index.search(query({})).hits
-  const expected = [...all].sort((a, b) => b.score - a.score || compareIds(a.id, b.id))
-  assert.equal(all, expected)
-  for (const [from, size] of [[0, 1], [0, 20], [13, 20], [150, 40], [300, 100]] as const) {
-    assert.equal(index.search(query({ from, size })).hits, expected.slice(from, from + size), `${from}+${size}`)
+test('relevance ties come newest first (core\'s newestFirst: date, then id, descending), whatever order the items were indexed in (numbers stand in for ids only where they follow them)', () => {
+  for (const memo of [true, false]) {
+    const index = new TenantSearchIndex(categories, undefined, { memo })
+    // Ids in increasing order first (numbers follow ids), then smaller ids and changed items (they do not); four dates, so that ties go by date, then id.
+    const id = (i: number) => `c${String(i).padStart(4, '0')}`
+    const published = new Map<string, string>()
+    const put = (i: number, round: number) => {
+      const item = aContent('t1', id(i), 'news', { title: i % 3 === round % 3 ? 'office office' : 'office', published_at: `2024-0${1 + ((i * 7 + round) % 4)}-01T00:00:00.000Z` })
+      published.set(item.id, item.published_at ?? '')
+      index.upsert(item)
+    }
+    for (let i = 100; i < 400; i++) put(i, 0)
+    for (let i = 99; i >= 0; i--) put(i, 0)
+    for (let i = 150; i < 400; i += 7) put(i, 1)
+    for (let i = 0; i < 400; i += 11) index.remove(id(i))
+    const all = index.search(query({})).hits
+    const newest = (hit: { id: string }) => ({ id: hit.id, published_at: published.get(hit.id) ?? null })
+    const expected = [...all].sort((a, b) => b.score - a.score || newestFirst(newest(a), newest(b)))
+    assert.equal(all, expected, `memo ${memo}`)
+    assert.ok(all.some((hit, i) => i > 0 && all[i - 1]?.score === hit.score && all[i - 1]?.id !== undefined), 'ties there are')
+    for (const [from, size] of [[0, 1], [0, 20], [13, 20], [150, 40], [300, 100]] as const) {
+      assert.equal(index.search(query({ from, size })).hits, expected.slice(from, from + size), `${from}+${size}, memo ${memo}`)
+    }
   }
 })
 

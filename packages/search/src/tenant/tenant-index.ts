@@ -239,10 +239,11 @@ export class TenantSearchIndex {
 
   /** One page of the items matching every term (`most`: the most terms), filtered by `eligible`, then by the query's narrowing when `narrowed`. */
   #page(query: SearchQuery, eligible: Eligibility, narrowed: boolean, most: boolean): SearchResult {
-    const ranked: RankedDocs = { docs: this.#docs, ordered: this.#ordered }
+    const ranked: RankedDocs = { docs: this.#docs, ordered: this.#ordered, published: null }
     const sort = query.sort
     if (sort.kind === 'relevance') {
-      // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page.
+      // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page; ties newest first, by the dates' numeric keys.
+      ranked.published = this.#memo ? this.#published.keys(this.#docs) : null
       const best = narrowed ? 0 : query.from + query.size
       const matches = this.#match(query, eligible, best, most)
       return relevancePage(matches, ranked, query, narrowed, best > 0)

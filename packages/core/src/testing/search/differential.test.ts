@@ -2,10 +2,12 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { SearchPort, SearchQuery } from '../../port/search.ts'
 import { searchQueryKey } from '../../search/search-query-key.ts'
+import { MATCH_KIND, rankScale, termRank } from '../../search/match-rank.ts'
+import { compareIds, searchComparator } from '../../search/search-order.ts'
 import { createMemoryStore } from '../memory/memory-store.ts'
 import type { MemoryStore } from '../memory/memory-store.ts'
 import { differentialCheck, differentialOptions } from './cases/differential.ts'
-import { createScanSearch } from './scan-search.ts'
+import { CORE_RULES, createScanSearch } from './scan-search.ts'
 import { SEARCH_NOW } from './search-fixtures.ts'
 
 /*
@@ -48,6 +50,19 @@ const planted: Record<string, Planted> = {
       return q.sort.kind === 'relevance' ? { ...result, hits: result.hits.map((hit) => ({ ...hit, score: 1 })).reverse() } : result
     },
   }),
+  'kinds of match weighing on the relevance instead of ranking first (a title typo above a body match as typed)': (store) =>
+    createScanSearch(store, {
+      ...CORE_RULES,
+      score: (matches) => {
+        const scale = rankScale(matches.length)
+        return matches.reduce((sum, match) => sum + (match === null ? 0 : termRank(scale, MATCH_KIND.exact, match.relevance)), 0)
+      },
+    }),
+  'relevance ties by id instead of newest first': (store) =>
+    createScanSearch(store, {
+      ...CORE_RULES,
+      order: (sort) => (sort.kind === 'relevance' ? (a, b) => b.score - a.score || compareIds(a.doc.id, b.doc.id) : searchComparator(sort)),
+    }),
   'a total that counts the page only': (_store, reference) => ({
     async search(tenantId, q) {
       const result = await reference.search(tenantId, q)

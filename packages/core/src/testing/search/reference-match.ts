@@ -2,7 +2,8 @@ import type { CategoryRecord } from '../../model/category.ts'
 import type { SearchSourceItem } from '../../port/search-source.ts'
 import { forEachIndexTerm } from '../../search/analyzer.ts'
 import type { QueryTerm } from '../../search/query-terms.ts'
-import { MATCH_WEIGHTS, wordMatchWeight } from '../../search/query-terms.ts'
+import { MATCH_KIND, rankScale, termRank } from '../../search/match-rank.ts'
+import { MATCH_WEIGHTS, wordMatchKind, wordMatchWeight } from '../../search/query-terms.ts'
 import { stripHtml } from '../../search/strip-html.ts'
 
 /** The fields a search looks in (CONTRACT §5). */
@@ -11,7 +12,8 @@ export type SearchedField = 'title' | 'summary' | 'body' | 'tags' | 'custom'
 /**
  * The reference's weight of a matching term in each field: the title counts twice, as the
  * contract wants it weighted highest. Deliberately not the engine's BM25+ weights: the
- * reference promises which items match, not how an engine ranks them (see `createScanSearch`).
+ * reference promises which items match and how their words matched (core's kinds), not an
+ * engine's relevance among items matched alike (see `createScanSearch`).
  */
 export const REFERENCE_WEIGHTS: Readonly<Record<SearchedField, number>> = { title: 2, summary: 1, body: 1, tags: 1, custom: 1 }
 
@@ -43,59 +45,93 @@ interface FieldTerms {
   cjk: string[]
 }
 
-/**
- * How well an item matches `terms` by the contract's rules, in plain code: `0` when some term
- * does not match, else a positive score (see `referenceTermScores`).
- */
-export function referenceScore(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number {
-  const scores = referenceTermScores(item, category, terms)
-  return scores.length > 0 && scores.every((score) => score > 0) ? scores.reduce((sum, score) => sum + score, 0) : 0
+/** How an item matches one query word: its best kind of match (a `MATCH_KIND` code) and the reference's relevance (> 0). */
+export interface ReferenceMatch {
+  kind: number
+  relevance: number
 }
 
 /**
- * How well an item matches each of `terms`, in plain code (`0`: not at all). A `word` term
- * matches every word of the item that `wordMatches` accepts (a prefix, a form of its stem, its
- * compound joined, one edit away when fuzzy); a `cjk` term matches when each of its grams is
- * one of the item's CJK terms (a one-character term: a prefix of one). Terms need not match in
- * the same field. A term's score adds up each occurrence of what it matched times its field's
- * `REFERENCE_WEIGHTS` (for a word, also times the weight of its kind of match). A term with
- * synonyms also matches an item that matches every term of one of them (see `termScore`).
+ * How well an item matches `terms` by the contract's rules, in plain code: `0` when some term
+ * does not match, else its rank score over them (core's `termRank` of each `referenceMatches`).
  */
+export function referenceScore(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number {
+  const matches = referenceMatches(item, category, terms)
+  if (matches.length === 0 || matches.some((match) => match === null)) return 0
+  const scale = rankScale(terms.length)
+  return matches.reduce((sum, match) => sum + (match === null ? 0 : termRank(scale, match.kind, match.relevance)), 0)
+}
+
+/** `referenceMatches` as numbers: each term's relevance, `0` where it does not match. */
 export function referenceTermScores(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number[] {
+  return referenceMatches(item, category, terms).map((match) => match?.relevance ?? 0)
+}
+
+/**
+ * How an item matches each of `terms`, in plain code (`null`: not at all). A `word` term
+ * matches every word of the item that `wordMatches` accepts (a prefix, a form of its stem, its
+ * compound joined, one edit away when fuzzy), its kind the best of core's `wordMatchKind` over
+ * them; a `cjk` term matches, as typed, when each of its grams is one of the item's CJK terms
+ * (a one-character term: a prefix of one). Terms need not match in the same field. A term's
+ * relevance adds up each occurrence of what it matched times its field's `REFERENCE_WEIGHTS`
+ * (for a word, also times the weight of its kind of match). A term with synonyms also matches
+ * an item that matches every term of one of them (see `termMatch`).
+ */
+export function referenceMatches(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): (ReferenceMatch | null)[] {
   if (terms.length === 0) return []
   const fields: FieldTerms[] = searchedTexts(item, category).map(({ field, text }) => {
     const analysed: FieldTerms = { weight: REFERENCE_WEIGHTS[field], words: [], cjk: [] }
     forEachIndexTerm(text, (term, cjk) => void (cjk ? analysed.cjk : analysed.words).push(term))
     return analysed
   })
-  return terms.map((term) => termScore(fields, term))
+  return terms.map((term) => termMatch(fields, term))
 }
 
 /**
- * A term's score: its own matches, plus, for each of its synonyms (`QueryTerm.synonyms`) whose
- * every term the item matches, `MATCH_WEIGHTS.synonym` times their scores.
+ * A term's match: its own, plus, for each of its synonyms (`QueryTerm.synonyms`) whose every
+ * term the item matches, `MATCH_WEIGHTS.synonym` times their relevance; its kind the best of
+ * its own and its synonyms' (a synonym whose every word matched as typed is of kind
+ * `synonym`, else `prefix`: synonyms have neither stems nor typos).
  */
-function termScore(fields: FieldTerms[], term: QueryTerm): number {
-  let score = term.kind === 'word' ? wordScore(fields, term) : cjkScore(fields, term)
+function termMatch(fields: FieldTerms[], term: QueryTerm): ReferenceMatch | null {
+  let best = ownMatch(fields, term)
+  let relevance = best?.relevance ?? 0
   for (const synonym of term.synonyms ?? []) {
-    const scores = synonym.map((t) => (t.kind === 'word' ? wordScore(fields, t) : cjkScore(fields, t)))
-    if (scores.length > 0 && scores.every((s) => s > 0)) score += MATCH_WEIGHTS.synonym * scores.reduce((sum, s) => sum + s, 0)
+    const matches = synonym.map((t) => ownMatch(fields, t))
+    if (matches.length === 0 || matches.some((match) => match === null)) continue
+    relevance += MATCH_WEIGHTS.synonym * matches.reduce((sum, match) => sum + (match?.relevance ?? 0), 0)
+    const kind = matches.every((match) => match?.kind === MATCH_KIND.exact) ? MATCH_KIND.synonym : MATCH_KIND.prefix
+    if (best === null || kind < best.kind) best = { kind, relevance: 0 }
   }
-  return score
+  return best === null ? null : { kind: best.kind, relevance }
 }
 
-function wordScore(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word' }>): number {
+function ownMatch(fields: FieldTerms[], term: QueryTerm): ReferenceMatch | null {
+  return term.kind === 'word' ? wordMatch(fields, term) : cjkMatch(fields, term)
+}
+
+function wordMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word' }>): ReferenceMatch | null {
   // Each match counts its kind's weight (core's `wordMatchWeight`: exact, stem, typo, prefix), as an engine's scores do.
-  return fields.reduce((sum, field) => sum + field.weight * field.words.reduce((n, word) => n + wordMatchWeight(term, word), 0), 0)
+  let kind: number | null = null
+  let relevance = 0
+  for (const field of fields) {
+    for (const word of field.words) {
+      const found = wordMatchKind(term, word)
+      if (found === null) continue
+      if (kind === null || found < kind) kind = found
+      relevance += field.weight * wordMatchWeight(term, word)
+    }
+  }
+  return kind === null ? null : { kind, relevance }
 }
 
-function cjkScore(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'cjk' }>): number {
-  let score = 0
+function cjkMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'cjk' }>): ReferenceMatch | null {
+  let relevance = 0
   for (const gram of new Set(term.grams)) {
     const matches = (found: string): boolean => (term.prefix ? found.startsWith(gram) : found === gram)
     const gramScore = fields.reduce((sum, field) => sum + field.weight * field.cjk.filter(matches).length, 0)
-    if (gramScore === 0) return 0
-    score += gramScore
+    if (gramScore === 0) return null
+    relevance += gramScore
   }
-  return score
+  return { kind: MATCH_KIND.exact, relevance }
 }

@@ -1,13 +1,15 @@
 import type { CategoryRecord } from '../../model/category.ts'
-import type { SearchPort, SearchQuery, SearchResult } from '../../port/search.ts'
+import type { SearchPort, SearchQuery, SearchResult, SearchSort } from '../../port/search.ts'
 import type { SearchSource, SearchSourceItem } from '../../port/search-source.ts'
 import type { ContentReader } from '../../port/store.ts'
 import { matchesSearch } from '../../search/search-match.ts'
 import type { ScoredDocument } from '../../search/search-order.ts'
-import { searchComparator } from '../../search/search-order.ts'
-import { hasPhrase, newestFirst, PHRASE_CANDIDATE_LIMIT } from '../../search/phrase.ts'
+import { newestFirst, searchComparator } from '../../search/search-order.ts'
+import { hasPhrase, PHRASE_CANDIDATE_LIMIT } from '../../search/phrase.ts'
+import { rankScale, termRank } from '../../search/match-rank.ts'
 import { isVisibleAt, visibleSince } from '../../content/visibility.ts'
-import { referenceTermScores, searchedTexts } from './reference-match.ts'
+import type { ReferenceMatch } from './reference-match.ts'
+import { referenceMatches, searchedTexts } from './reference-match.ts'
 
 /** What the scan reads of a store: its items for search and its categories. */
 export type ScannedStore = SearchSource & Pick<ContentReader, 'listCategories'>
@@ -18,9 +20,9 @@ const PAGE = 1000
 /**
  * A brute-force `SearchPort`: every search reads all of the tenant's items and categories
  * from the store (through the port, so it runs over any store) and keeps those core's rules
- * accept — `matchesSearch` for visibility, category, tags and filters, `referenceTermScores`
- * for the terms (core's analyzer and `wordMatches`), `hasPhrase` for quoted phrases (see
- * `phraseHolders`) — sorted by `searchComparator`. Items
+ * accept — `matchesSearch` for visibility, category, tags and filters, `referenceMatches`
+ * for the terms (core's analyzer, `wordMatches` and `wordMatchKind`), `hasPhrase` for quoted
+ * phrases (see `phraseHolders`) — sorted by `searchComparator`. Items
  * matching every term are the answer; when none does, those matching the most terms (no
  * dead ends: a question typed as a sentence still finds what has most of its words). No index, no
  * memo: what it answers follows from the store's state at the moment of the search, which
@@ -29,14 +31,16 @@ const PAGE = 1000
  * What it guarantees, and what it does not:
  * - exactly the matching items, so exact `total`s, and exact pages for every sort but
  *   relevance (`published_at`, custom fields: values, then ids);
- * - for relevance, its own simple score (`referenceScore`: weighted counts of matched terms),
- *   highest first, ties by id. An engine's BM25+ scores (field lengths, IDF, quantised
- *   weights) cannot be reproduced by a scan, so a relevance page of an engine is compared
- *   with the reference as a set (with the same `total`), and its order is checked on its own
- *   terms: scores never increase, equal scores come by id, and every page is the slice of
- *   the full ranking (see `compareWithReference`).
+ * - for relevance, core's rank score (`rankScale`) of each item: the kinds part
+ *   (`matchRank`: how its words matched) exactly as an engine must compute it, the relevance
+ *   part from its own simple measure (`REFERENCE_WEIGHTS`: weighted counts of matches). An
+ *   engine's BM25+ relevance (field lengths, IDF, quantised weights) cannot be reproduced by a
+ *   scan, so a relevance page of an engine is compared with the reference as a set (with the
+ *   same `total`), each item's kinds part with the reference's, and its order on its own
+ *   terms: scores never increase, equal scores come newest first, and every page is the
+ *   slice of the full ranking (see `compareWithReference`).
  */
-export function createScanSearch(store: ScannedStore): SearchPort {
+export function createScanSearch(store: ScannedStore, rules: ScanRules = CORE_RULES): SearchPort {
   return {
     async search(tenantId: string, query: SearchQuery): Promise<SearchResult> {
       if (query.terms.length === 0) return { total: 0, hits: [] }
@@ -51,19 +55,36 @@ export function createScanSearch(store: ScannedStore): SearchPort {
         if (!matchesSearch(item.doc, category?.active === true, query)) continue
         if (phrased !== null && !phrased.has(item.doc.id)) continue
         // An item matching an excluded term (`-word`) is left out, whatever else it matches.
-        if (referenceTermScores(item, category, query.excluded ?? []).some((score) => score > 0)) continue
-        const scores = referenceTermScores(item, category, query.terms)
-        const matched = scores.filter((score) => score > 0).length
+        if (referenceMatches(item, category, query.excluded ?? []).some((match) => match !== null)) continue
+        const matches = referenceMatches(item, category, query.terms)
+        const matched = matches.filter((match) => match !== null).length
         if (matched < most) continue
         most = matched
-        found.push({ doc: item.doc, score: scores.reduce((sum, score) => sum + score, 0), matched })
+        found.push({ doc: item.doc, score: rules.score(matches), matched })
       }
       const kept = found.filter((hit) => hit.matched === most)
-      kept.sort(searchComparator(query.sort))
+      kept.sort(rules.order(query.sort))
       const hits = kept.slice(query.from, query.from + query.size).map(({ doc, score }) => ({ id: doc.id, score }))
       return { total: kept.length, hits }
     },
   }
+}
+
+/** How the scan ranks: core's rules, or (to check that a differential test catches it) one of them broken. */
+export interface ScanRules {
+  /** An item's score from how it matches each query term (`null`: not at all). */
+  score(matches: readonly (ReferenceMatch | null)[]): number
+  /** The order of a sort. */
+  order(sort: SearchSort): (a: ScoredDocument, b: ScoredDocument) => number
+}
+
+/** Core's rules: the rank score (`rankScale`, `termRank`) and `searchComparator`. */
+export const CORE_RULES: ScanRules = {
+  score(matches) {
+    const scale = rankScale(matches.length)
+    return matches.reduce((sum, match) => sum + (match === null ? 0 : termRank(scale, match.kind, match.relevance)), 0)
+  },
+  order: searchComparator,
 }
 
 /**
@@ -81,7 +102,7 @@ function phraseHolders(items: readonly SearchSourceItem[], categories: ReadonlyM
     const category = categories.get(item.doc.category_id)
     if (!isVisibleAt(visibleSince(item.doc), category?.active === true, now)) return false
     if (query.categoryId !== null && item.doc.category_id !== query.categoryId) return false
-    return referenceTermScores(item, category, terms).every((score) => score > 0)
+    return referenceMatches(item, category, terms).every((match) => match !== null)
   })
   candidates.sort((a, b) => newestFirst(a.doc, b.doc))
   const held = new Set<string>()

@@ -1,6 +1,7 @@
 import * as assert from 'uvu/assert'
 import type { SearchSort } from '../../../port/search.ts'
 import type { Store } from '../../../port/store.ts'
+import { synonymSetOf, withSynonyms as withSynonymsOf } from '../../../search/synonyms.ts'
 import { aCategory, aContent, at } from '../../fixtures.ts'
 import { checkRelevanceOrder, compareWithReference } from '../compare-with-reference.ts'
 import { aCondition, aSearchQuery, hitIds, seedSearch } from '../search-fixtures.ts'
@@ -31,6 +32,26 @@ async function seedSortable(store: Store): Promise<void> {
   ])
 }
 
+const TIES = 'ten_ties'
+const KIND_SYNONYMS = synonymSetOf(['car, automobile'])
+
+/** One item per kind of match of a few words, the weaker kind always in the title (weighted highest); and, in tenant `TIES`, four items alike of three dates. */
+async function seedKinds(store: Store): Promise<void> {
+  const item = (id: string, title: string, body: string, minutes = -60) => aContent(T, id, 'c1', { title, summary: '', body, published_at: at(minutes) })
+  await seedSearch(store, T, [aCategory(T, 'c1')], [
+    item('k_title_typo', 'Auorra over the bay', ''),
+    item('k_body_exact', 'Night sky', '<p>The aurora tonight</p>'),
+    item('k_title_learned', 'Lessons learned', ''),
+    item('k_body_learning', 'Notes', '<p>Machine learning</p>'),
+    item('k_title_cars', 'Cars for sale', ''),
+    item('k_body_synonym', 'Garage', '<p>an automobile</p>'),
+    item('k_title_gardenia', 'Gardenia guide', ''),
+    item('k_body_garten', 'Flowers', '<p>Der garten</p>'),
+  ])
+  const alike = (id: string, minutes: number) => aContent(TIES, id, 'c1', { title: 'Office hours', summary: '', body: '', published_at: at(minutes) })
+  await seedSearch(store, TIES, [aCategory(TIES, 'c1')], [alike('k_oldest_a', -20), alike('k_old', -10), alike('k_new', -5), alike('k_oldest_b', -20)])
+}
+
 const SORTS: [SearchSort, string[]][] = [
   [{ kind: 'published_at', direction: 'asc' }, ['s5', 's2', 's3', 's1', 's4', 's6']],
   [{ kind: 'published_at', direction: 'desc' }, ['s6', 's4', 's1', 's3', 's2', 's5']],
@@ -50,13 +71,35 @@ export function orderingCases<S extends Store>(name: string, pairing: SearchPair
     }
   })
 
-  s('relevance: highest score first, equal scores by id, a title match above a body-only one', async ({ store, search }) => {
+  s('relevance: highest score first, equal scores newest first, a title match above a body-only one', async ({ store, search }) => {
     await seedSortable(store)
     const result = await search.search(T, aSearchQuery('sortable'))
     assert.is(result.total, 6)
     checkRelevanceOrder(result)
     assert.is(hitIds(result).at(-1), 's2', 'the only item without the word in its title comes last')
     assert.equal(hitIds(result).slice(0, 5).sort(), ['s1', 's3', 's4', 's5', 's6'])
+  })
+
+  s('relevance ranks kinds of match strictly: as typed, synonym, stem, typo, prefix, whatever the fields; then newest first', async ({ store, search, reference }) => {
+    await seedKinds(store)
+    const order = async (text: string): Promise<string[]> => {
+      const query = aSearchQuery(text)
+      const withSynonyms = { ...query, terms: withSynonymsOf(query.terms, KIND_SYNONYMS) }
+      await compareWithReference(search, reference, T, withSynonyms, text)
+      return hitIds(await search.search(T, withSynonyms))
+    }
+    assert.equal(await order('aurora'), ['k_body_exact', 'k_title_typo'], 'a body match as typed above a title typo')
+    assert.equal(await order('learning'), ['k_body_learning', 'k_title_learned'], 'as typed above another form of the stem')
+    assert.equal(await order('car'), ['k_body_synonym', 'k_title_cars'], 'a synonym above another form of the stem')
+    assert.equal(await order('garden'), ['k_body_garten', 'k_title_gardenia'], 'a typo above a longer word it begins')
+    // Items alike (an engine's BM25+ weighs field lengths against the average of the items indexed before: those of another tenant, all alike, score alike).
+    const alike = await search.search(TIES, aSearchQuery('office'))
+    await compareWithReference(search, reference, TIES, aSearchQuery('office'), 'office')
+    assert.equal(hitIds(alike), ['k_new', 'k_old', 'k_oldest_b', 'k_oldest_a'], 'matched alike: newest first, then by id descending')
+    // No item has both words: those with one, the best kind first.
+    const most = await order('aurora learning')
+    assert.equal(most.slice(0, 2).sort(), ['k_body_exact', 'k_body_learning'])
+    assert.equal(most.slice(2), ['k_title_learned', 'k_title_typo'])
   })
 
   s('every page of every sort is the slice of the whole ranking, with the exact total', async ({ store, search, reference }) => {
