@@ -6,7 +6,7 @@ import type { JsonValue as JsonValueType } from '../model/json.ts'
  * schemas (`v.InferOutput`), `@frontdesk/http` turns them into the OpenAPI document's
  * `components.schemas`, and the client's `api-types.ts` is generated from that document
  * (`npm run generate:client`). They describe what core builds; requests are never checked
- * against them at run time. Objects are strict wherever SPEC.md fixes the keys, so that a
+ * against them at run time. Objects are strict wherever the API fixes the keys, so that a
  * field added to a response without documenting it fails the OpenAPI conformance test;
  * `content` and `meta` of a content detail are open by design.
  */
@@ -37,7 +37,7 @@ export const JsonValueSchema: v.GenericSchema<JsonValueType> = v.pipe(
   v.description('Any JSON value (extra `meta` keys given on import are passed through as they are).'),
 )
 
-/** An item of `GET /v1/cms/contents` (SPEC.md "Content list item"). */
+/** An item of `GET /v1/cms/contents` (the API reference ("Content list item")). */
 export const ContentListItemSchema = v.pipe(
   v.strictObject({
     id,
@@ -67,7 +67,7 @@ export const ContentListSchema = v.pipe(
   v.description('`GET /v1/cms/contents`: one page.'),
 )
 
-/** `GET /v1/cms/contents/{id}` and `/slug/{slug}` (SPEC.md "Content detail"). */
+/** `GET /v1/cms/contents/{id}` and `/slug/{slug}` (the API reference ("Content detail")). */
 export const ContentDetailSchema = v.pipe(
   v.strictObject({
     id,
@@ -92,7 +92,7 @@ export const ContentDetailSchema = v.pipe(
   v.description('`GET /v1/cms/contents/{id}` and `/slug/{slug}`.'),
 )
 
-/** An item of `GET /v1/cms/categories` (SPEC.md "Category"). */
+/** An item of `GET /v1/cms/categories` (the API reference ("Category")). */
 export const CategorySchema = v.pipe(
   v.strictObject({ id, code: text, name: text, description: text, sort: v.number() }),
   v.description('An item of `GET /v1/cms/categories`.'),
@@ -119,7 +119,7 @@ export const CategoryDetailSchema = v.pipe(
   v.description('`GET /v1/cms/categories/{id}`: the category and its custom-field definitions, in their defined order.'),
 )
 
-/** One item of a search reply (SPEC.md "Search result item"). */
+/** One item of a search reply (the API reference ("Search result item")). */
 export const SearchResultItemSchema = v.pipe(
   v.strictObject({
     id,
@@ -159,7 +159,7 @@ export const SearchResponseSchema = v.pipe(
   v.description('`POST /v1/cms/search`: one page of results.'),
 )
 
-/** The body of `201 Created` for `POST /v1/inquiries` (SPEC.md "Inquiry (creation response)"). */
+/** The body of `201 Created` for `POST /v1/inquiries` (the API reference ("Inquiry (creation response)")). */
 export const InquiryCreatedSchema = v.pipe(
   v.strictObject({
     id,
@@ -172,7 +172,7 @@ export const InquiryCreatedSchema = v.pipe(
   v.description('`201` of `POST /v1/inquiries`.'),
 )
 
-/** One entry of `GET /v1/inquiries/categories` (SPEC.md "Inquiry category"). */
+/** One entry of `GET /v1/inquiries/categories` (the API reference ("Inquiry category")). */
 export const InquiryCategorySchema = v.pipe(v.strictObject({ code: text, name: text, description: text }), v.description('An item of `GET /v1/inquiries/categories`.'))
 
 /** `GET /v1/inquiries/categories`. */

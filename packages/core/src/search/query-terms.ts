@@ -6,7 +6,7 @@ import type { Phrase } from './phrase.ts'
 import { phraseUnits, quotedSpans } from './phrase.ts'
 
 /**
- * One term of a search query (CONTRACT §5). Every term must match (AND).
+ * One term of a search query (README "Search"). Every term must match (AND).
  * - `word`: a term outside the CJK scripts; matches index terms it is a prefix of, with
  *   `fuzzy` 1 also terms one typo away from it (see `withinOneEdit`: one character inserted,
  *   deleted or substituted, or two adjacent ones swapped), with a `stem` the English words of

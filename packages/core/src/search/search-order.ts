@@ -10,7 +10,7 @@ export interface ScoredDocument {
 const TYPE_RANK: Record<string, number> = { number: 0, string: 1, boolean: 2 }
 
 /**
- * The comparator of a search sort (CONTRACT §5): relevance is the rank score descending (see
+ * The comparator of a search sort (README "Search"): relevance is the rank score descending (see
  * `rankScale`: the words' kinds of match, then their relevance), then newest first (`newestFirst`);
  * `published_at` and custom fields sort by value in the given direction, ties broken by id in
  * the same direction; items lacking the custom field come last in both directions.
@@ -64,7 +64,7 @@ function compareText(a: string, b: string): number {
 }
 
 /**
- * The tie-break of every search order (CONTRACT §5: relevance ties, equal dates and values):
+ * The tie-break of every search order (README "Search": relevance ties, equal dates and values):
  * by id, in UTF-16 code unit order (JavaScript's `<`). An engine's faster forms of it (the
  * order of its own document numbers where they follow the ids) are tested against it.
  */

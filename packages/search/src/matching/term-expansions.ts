@@ -18,7 +18,7 @@ export interface Alternative {
 }
 
 /**
- * What a query term matches in the vocabulary (CONTRACT §5): required groups of alternatives,
+ * What a query term matches in the vocabulary (README "Search"): required groups of alternatives,
  * each group matched when any of its alternatives is. A word is one group (core's
  * `wordMatches`): the term itself, the terms it or its compound's joined form is a prefix of,
  * the words of its stem (found among those beginning with the stem's root), and with `fuzzy`

@@ -52,7 +52,7 @@ export interface DocFilter {
 }
 
 /**
- * Finds the documents matching every query term (CONTRACT §5) in an `InvertedIndex`,
+ * Finds the documents matching every query term (README "Search") in an `InvertedIndex`,
  * with their scores. Each query term becomes one or more required groups of alternatives:
  * a word is one group (the term itself, the terms it is a prefix of, and with `fuzzy` the
  * terms one edit away); a CJK run is one group per bigram, matched exactly (a one-character

@@ -2,7 +2,7 @@ import * as assert from 'uvu/assert'
 import type { SearchPort, SearchQuery, SearchResult } from '../../port/search.ts'
 import { kindCounts, MATCH_KINDS, matchRank } from '../../search/match-rank.ts'
 
-/** The widest window a search may ask for (CONTRACT §5: `from + size` ≤ 10,000). */
+/** The widest window a search may ask for (README "Search": `from + size` ≤ 10,000). */
 export const FULL_WINDOW = 10_000
 
 /**

@@ -6,7 +6,7 @@ import { MATCH_KIND, rankScale, termRank } from '../../search/match-rank.ts'
 import { MATCH_WEIGHTS, wordMatchKind, wordMatchWeight } from '../../search/query-terms.ts'
 import { stripHtml } from '../../search/strip-html.ts'
 
-/** The fields a search looks in (CONTRACT §5). */
+/** The fields a search looks in (README "Search"). */
 export type SearchedField = 'title' | 'summary' | 'body' | 'tags' | 'custom'
 
 /**
@@ -18,7 +18,7 @@ export type SearchedField = 'title' | 'summary' | 'body' | 'tags' | 'custom'
 export const REFERENCE_WEIGHTS: Readonly<Record<SearchedField, number>> = { title: 2, summary: 1, body: 1, tags: 1, custom: 1 }
 
 /**
- * The text of each searched field of an item (CONTRACT §5): title, summary, body with its
+ * The text of each searched field of an item (README "Search"): title, summary, body with its
  * HTML stripped, tag names, and the values of the category's custom fields of type text and
  * select (a value of another type is not text, whatever the definition says).
  */
