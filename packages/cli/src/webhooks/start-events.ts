@@ -32,8 +32,9 @@ export interface EventOptions {
  * delivery workers (when the store keeps webhook endpoints). Every process of a database may
  * run them at once: the store's transactions and leases make each announcement and each
  * attempt happen once. `poke` wakes the deliverer at once (after this process committed an
- * event; other processes' events are found by polling, every 200 ms). `noteRequest` counts
- * an API request, so that deliveries give way while the API is busy (`DeliveryPacer`).
+ * event, unless the API is busy; other processes' events are found by polling, every 200 ms).
+ * `noteRequest` counts an API request, so that deliveries give way while the API is busy
+ * (`DeliveryPacer`).
  */
 export function startEvents(ctx: Context, dbPath: string, options: EventOptions): { stop: () => Promise<void>; poke: () => void; noteRequest: () => void } {
   let reported = 0
@@ -108,7 +109,11 @@ export function startEvents(ctx: Context, dbPath: string, options: EventOptions)
       await deliverer?.stop()
       pacer?.close()
     },
-    poke: () => deliverer?.poke(),
+    // Hint: a busy API's commits do not each send a worker looking for due endpoints (a lease is a write beside the
+    // API's own): the events are found by the next poll, within 200 ms, or read by the endpoint's holder.
+    poke: () => {
+      if (pacer?.busy !== true) deliverer?.poke()
+    },
     noteRequest: () => pacer?.noteRequest(),
   }
 }
