@@ -18,6 +18,16 @@ export const B = 0.7
 /** BM25+ delta. */
 export const DELTA = 0.5
 
+/** BM25's length normalisation of a field `length` terms long where fields average `average` terms. */
+function lengthNorm(length: number, average: number): number {
+  return K1 * (1 - B + (B * length) / Math.max(1, average))
+}
+
+/** A term's BM25+ weight in one field: `n` occurrences, the field's `lengthNorm`, its boost. */
+function fieldWeight(n: number, norm: number, boost: number): number {
+  return boost * (DELTA + (n * (K1 + 1)) / (n + norm))
+}
+
 /*
  * A posting is one uint32: the document number times 256 plus its weight's code. Weights
  * are coded on a logarithmic scale, 2 % apart, from 0.25 up (BM25+ factors summed over the
@@ -145,7 +155,7 @@ export class InvertedIndex {
         const id = ids[i] ?? 0
         tf[id] = (tf[id] ?? 0) + 1
       }
-      const norm = K1 * (1 - B + (B * length) / Math.max(1, total / this.#fieldDocs))
+      const norm = lengthNorm(length, total / this.#fieldDocs)
       const boost = BOOSTS[f] ?? 1
       for (let i = 0; i < length; i++) {
         const id = ids[i] ?? 0
@@ -156,15 +166,10 @@ export class InvertedIndex {
           if (inDoc === docTerms.length) docTerms = this.#docTerms = grownInt(docTerms)
           docTerms[inDoc++] = id
         }
-        weight[id] = (weight[id] ?? 0) + boost * (DELTA + (n * (K1 + 1)) / (n + norm))
+        weight[id] = (weight[id] ?? 0) + fieldWeight(n, norm, boost)
       }
     }
-    const weight = this.#weight
-    for (let i = 0; i < inDoc; i++) {
-      const id = docTerms[i] ?? 0
-      this.#append(id, doc * 256 + weightCode(weight[id] ?? 0))
-      weight[id] = 0
-    }
+    this.#appendDoc(doc, docTerms, inDoc)
   }
 
   /**
@@ -202,7 +207,7 @@ export class InvertedIndex {
         continue
       }
       const weight = this.#weight
-      const norm = K1 * (1 - B + (B * length) / Math.max(1, total / this.#fieldDocs))
+      const norm = lengthNorm(length, total / this.#fieldDocs)
       const boost = BOOSTS[f] ?? 1
       for (let i = 0; i < n; i++, at += 2) {
         const id = fieldIds[i] ?? 0
@@ -211,15 +216,10 @@ export class InvertedIndex {
           if (inDoc === docTerms.length) docTerms = this.#docTerms = grownInt(docTerms)
           docTerms[inDoc++] = id
         }
-        weight[id] = (weight[id] ?? 0) + boost * (DELTA + (tf * (K1 + 1)) / (tf + norm))
+        weight[id] = (weight[id] ?? 0) + fieldWeight(tf, norm, boost)
       }
     }
-    const weight = this.#weight
-    for (let i = 0; i < inDoc; i++) {
-      const id = docTerms[i] ?? 0
-      this.#append(id, doc * 256 + weightCode(weight[id] ?? 0))
-      weight[id] = 0
-    }
+    this.#appendDoc(doc, docTerms, inDoc)
     reader.at = at
   }
 
@@ -333,6 +333,16 @@ export class InvertedIndex {
       this.#weight = grown(this.#weight, Float64Array)
     }
     return id
+  }
+
+  /** Appends `doc`'s posting to the list of each of its `count` distinct terms (`docTerms`), with the weight summed over its fields, and clears the sums. */
+  #appendDoc(doc: number, docTerms: Int32Array, count: number): void {
+    const weight = this.#weight
+    for (let i = 0; i < count; i++) {
+      const id = docTerms[i] ?? 0
+      this.#append(id, doc * 256 + weightCode(weight[id] ?? 0))
+      weight[id] = 0
+    }
   }
 
   /**
