@@ -24,6 +24,25 @@ async function updateEndpoint(sql: Sql, id: string, patch: WebhookEndpointPatch)
 }
 
 /**
+ * Runs `work` in a transaction on a connection of its own: committed when it returns `true`,
+ * rolled back when it returns `false` (a lease no longer held) or throws.
+ */
+function inTransaction(db: Database, work: (sql: Sql) => Promise<boolean>): Promise<boolean> {
+  return db.connect(async (client) => {
+    const sql = clientSql(client)
+    await sql.run('BEGIN')
+    try {
+      const commit = await work(sql)
+      await sql.run(commit ? 'COMMIT' : 'ROLLBACK')
+      return commit
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw error
+    }
+  })
+}
+
+/**
  * Webhook endpoints over PostgreSQL (see `WebhookStore`). A lease is taken with
  * `FOR UPDATE SKIP LOCKED`, so processes looking at once take different endpoints instead of
  * waiting for each other, and an attempt is logged under the lease's row lock. An endpoint is
@@ -31,21 +50,14 @@ async function updateEndpoint(sql: Sql, id: string, patch: WebhookEndpointPatch)
  */
 export function postgresWebhooks(db: Database, writerLock: string): WebhookStore {
   return {
-    createWebhookEndpoint(r) {
-      return db.connect(async (client) => {
-        const sql = clientSql(client)
-        await sql.run('BEGIN')
-        try {
-          await sql.run('SELECT pg_advisory_xact_lock($1)', [writerLock])
-          await sql.run(`INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
-            r.id, r.tenant_id, r.url, JSON.stringify(r.events), r.secret, r.previous_secret, r.previous_secret_until, r.created_at, r.disabled_at,
-            r.disabled_reason, r.cursor, r.attempts, r.next_attempt_at, r.failing_since,
-          ])
-          await sql.run('COMMIT')
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined)
-          throw error
-        }
+    async createWebhookEndpoint(r) {
+      await inTransaction(db, async (sql) => {
+        await sql.run('SELECT pg_advisory_xact_lock($1)', [writerLock])
+        await sql.run(`INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
+          r.id, r.tenant_id, r.url, JSON.stringify(r.events), r.secret, r.previous_secret, r.previous_secret_until, r.created_at, r.disabled_at,
+          r.disabled_reason, r.cursor, r.attempts, r.next_attempt_at, r.failing_since,
+        ])
+        return true
       })
     },
     async getWebhookEndpoint(id) {
@@ -79,24 +91,13 @@ export function postgresWebhooks(db: Database, writerLock: string): WebhookStore
       return { endpoint, events: await selectEvents(db, endpoint.cursor, limit, endpoint.tenant_id) }
     },
     finishWebhookAttempts(endpointId, owner, attempts, patch, release) {
-      return db.connect(async (client) => {
-        const sql = clientSql(client)
-        await sql.run('BEGIN')
-        try {
-          const held = (await sql.rows('SELECT 1 FROM webhook_endpoints WHERE id = $1 AND lease_owner = $2 FOR UPDATE', [endpointId, owner])).length > 0
-          if (!held) {
-            await sql.run('ROLLBACK')
-            return false
-          }
-          if (attempts.length > 0) await insertAttempts(sql, attempts)
-          await updateEndpoint(sql, endpointId, patch)
-          if (release) await sql.run('UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL WHERE id = $1', [endpointId])
-          await sql.run('COMMIT')
-          return true
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined)
-          throw error
-        }
+      return inTransaction(db, async (sql) => {
+        const held = (await sql.rows('SELECT 1 FROM webhook_endpoints WHERE id = $1 AND lease_owner = $2 FOR UPDATE', [endpointId, owner])).length > 0
+        if (!held) return false
+        if (attempts.length > 0) await insertAttempts(sql, attempts)
+        await updateEndpoint(sql, endpointId, patch)
+        if (release) await sql.run('UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL WHERE id = $1', [endpointId])
+        return true
       })
     },
     async queueWebhookReplays(replays) {
@@ -134,24 +135,13 @@ export function postgresWebhooks(db: Database, writerLock: string): WebhookStore
       }
     },
     finishWebhookReplay(id, owner, attempt, next) {
-      return db.connect(async (client) => {
-        const sql = clientSql(client)
-        await sql.run('BEGIN')
-        try {
-          const held = (await sql.rows('SELECT 1 FROM webhook_replays WHERE seq = $1 AND lease_owner = $2 FOR UPDATE', [id, owner])).length > 0
-          if (!held) {
-            await sql.run('ROLLBACK')
-            return false
-          }
-          if (attempt !== null) await insertAttempts(sql, [attempt])
-          if (next === null) await sql.run('DELETE FROM webhook_replays WHERE seq = $1', [id])
-          else await sql.run('UPDATE webhook_replays SET attempts = $2, next_attempt_at = $3, lease_owner = NULL, lease_until = NULL WHERE seq = $1', [id, next.attempts, next.next_attempt_at])
-          await sql.run('COMMIT')
-          return true
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined)
-          throw error
-        }
+      return inTransaction(db, async (sql) => {
+        const held = (await sql.rows('SELECT 1 FROM webhook_replays WHERE seq = $1 AND lease_owner = $2 FOR UPDATE', [id, owner])).length > 0
+        if (!held) return false
+        if (attempt !== null) await insertAttempts(sql, [attempt])
+        if (next === null) await sql.run('DELETE FROM webhook_replays WHERE seq = $1', [id])
+        else await sql.run('UPDATE webhook_replays SET attempts = $2, next_attempt_at = $3, lease_owner = NULL, lease_until = NULL WHERE seq = $1', [id, next.attempts, next.next_attempt_at])
+        return true
       })
     },
     async pruneWebhookHistory(tenantId, before, limit) {
