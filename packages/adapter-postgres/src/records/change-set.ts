@@ -2,6 +2,9 @@ import type { Sql } from '../connection/sql.ts'
 import { CHANNEL } from '../connection/state-watch.ts'
 import type { StoreState } from '../connection/state-watch.ts'
 
+/** Feed rows written per statement. */
+const FEED_ROWS_PER_STATEMENT = 10_000
+
 /** What `change_feed.entity` names; `null` for records that only move the revision (inquiry categories). */
 export type ChangedEntity = 'content' | 'category' | 'tag' | null
 
@@ -43,15 +46,20 @@ export class ChangeSet {
     )[0]
     if (row === undefined) throw new Error('frontdesk_state has no row')
     const head = Number(row.feed_pos)
-    if (entries.length > 0) {
+    const pruned = Number(row.pruned_through)
+    // Hint: entry i takes position first + i + 1; those at or below `pruned` would be deleted at once, so a transaction of
+    // more changes than the feed keeps (a large import) writes only the newest `retention`, and no statement grows past
+    // FEED_ROWS_PER_STATEMENT rows (one of a million rows outran the statement timeout).
+    const first = head - entries.length
+    for (let from = Math.max(0, Math.min(entries.length, pruned - first)); from < entries.length; from += FEED_ROWS_PER_STATEMENT) {
+      const part = entries.slice(from, from + FEED_ROWS_PER_STATEMENT)
       await sql.run(
         `INSERT INTO change_feed (pos, tenant_id, entity, entity_id)
          SELECT $1::bigint + u.n, u.tenant_id, u.entity, u.entity_id
            FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(tenant_id, entity, entity_id, n)`,
-        [head - entries.length, entries.map((e) => e.tenantId), entries.map((e) => e.entity), entries.map((e) => e.id)],
+        [first + from, part.map((e) => e.tenantId), part.map((e) => e.entity), part.map((e) => e.id)],
       )
     }
-    const pruned = Number(row.pruned_through)
     if (pruned > 0) await sql.run('DELETE FROM change_feed WHERE pos <= $1', [pruned])
     this.#tenants.clear()
     this.#entries.clear()
