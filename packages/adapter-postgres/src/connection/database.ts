@@ -3,7 +3,7 @@ import type { PoolClient, QueryResultRow } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { CircuitBreaker } from './circuit-breaker.ts'
 import type { Sql, SqlParam, TransactionSql } from './sql.ts'
-import { queryConfig } from './sql.ts'
+import { MAINTENANCE_TIMEOUT_MS, queryConfig } from './sql.ts'
 import { isTransientError, toStorageError } from './storage-error.ts'
 
 /** Connection settings of a store (see `PostgresStoreOptions` for their meaning and defaults). */
@@ -180,6 +180,17 @@ export function clientSql(client: PoolClient): TransactionSql {
     async run(text: string, params?: readonly SqlParam[]): Promise<number> {
       try {
         return (await client.query(queryConfig(text, params))).rowCount ?? 0
+      } catch (error) {
+        throw toStorageError(error)
+      }
+    },
+    async maintain(text: string): Promise<void> {
+      try {
+        const previous = (await client.query<{ value: string }>(`SELECT current_setting('statement_timeout') AS value`)).rows[0]?.value ?? '0'
+        await client.query('SET LOCAL statement_timeout = 0')
+        // Hint: node-postgres reads a query's own `query_timeout` before the client's; its types do not list it.
+        await client.query({ text, query_timeout: MAINTENANCE_TIMEOUT_MS } as pg.QueryConfig)
+        await client.query(`SELECT set_config('statement_timeout', $1, true)`, [previous])
       } catch (error) {
         throw toStorageError(error)
       }

@@ -15,7 +15,17 @@ export interface Sql {
 export interface TransactionSql extends Sql {
   /** Runs `statement` (a `COPY … FROM STDIN` in text format) with `data` as its input. */
   copy(statement: string, data: string): Promise<void>
+  /**
+   * Runs `text`, a statement whose time grows with a whole table (building an index of a first
+   * import), free of the statement timeout that bounds every other statement: the client waits
+   * for its answer up to `MAINTENANCE_TIMEOUT_MS`, and only a server that stopped answering
+   * outlasts that.
+   */
+  maintain(text: string): Promise<void>
 }
+
+/** How long the client waits for a `maintain` statement. */
+export const MAINTENANCE_TIMEOUT_MS = 60 * 60_000
 
 const names = new Map<string, string>()
 /** At most this many distinct statements are prepared on each connection (the rest run unnamed). */
