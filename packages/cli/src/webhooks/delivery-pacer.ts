@@ -5,14 +5,14 @@ const WINDOW_MS = 100
 /** A window at least this busy, with requests arriving, is a busy API. */
 const BUSY_UTILIZATION = 0.85
 /** Under a busy API, attempts start at most one per this many ms per process. */
-const BUSY_GAP_MS = 4
+const BUSY_GAP_MS = 8
 
 /**
  * Holds a serving process's webhook deliveries back while its API is busy, so that they take a
  * bounded share of the event loop the requests need: when over the last window the loop was
  * busy `BUSY_UTILIZATION` of the time or more and requests arrived (`noteRequest`), attempts
- * start at most one per `BUSY_GAP_MS` (250 a second; at ~100–300 µs of CPU each, a few per
- * cent of the loop). Otherwise, and so for a backlog alone however busy it keeps the loop, they
+ * start at most one per `BUSY_GAP_MS` (125 a second; at ~300–400 µs of CPU each, about 4 %
+ * of the loop). Otherwise, and so for a backlog alone however busy it keeps the loop, they
  * start at once. Held-back events wait in the outbox, in order: nothing is lost, only later.
  */
 export class DeliveryPacer {
