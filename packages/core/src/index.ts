@@ -80,6 +80,7 @@ export {
 } from './search/analyzer.ts'
 export type { PairSink, Token as SearchToken } from './search/analyzer.ts'
 export { MATCH_WEIGHTS, parseQuery, parseQueryTerms, prefixWeight, stemMatches, stemOf, stemRoot, synonymsKey, withinOneEdit, wordMatches, wordMatchKind, wordMatchWeight } from './search/query-terms.ts'
+export { isShortPrefix, MAX_SHORT_PREFIXES, SHORT_PREFIX_WORDS, shortPrefixWords } from './search/short-prefix.ts'
 export {
   formatSynonymGroup, MAX_QUERY_SYNONYM_TERMS, parseSynonymLines, parseSynonyms, SYNONYM_LIMITS, SynonymLinesSchema, synonymSetOf, withSynonyms,
 } from './search/synonyms.ts'

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CategoryRecord, ContentRecord, SearchQuery, SearchResult } from '@frontdesk/core'
-import { parseQuery, parseQueryTerms, PHRASE_CANDIDATE_LIMIT } from '@frontdesk/core'
+import { parseQuery, parseQueryTerms, PHRASE_CANDIDATE_LIMIT, SHORT_PREFIX_WORDS } from '@frontdesk/core'
 import { aCategory, aContent, aTag, aTenant, createScanSearch } from '@frontdesk/core/testing'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -365,6 +365,53 @@ test('a phrase of words more items share than the bound is looked for among the 
   }
   const all = await search.search('ten_a', { ...query('"harbour lights"'), ...parseQuery('"harbour lights"') })
   assert.ok(all.total > 0 && all.total < PHRASE_CANDIDATE_LIMIT, `${all.total}: among the newest ${PHRASE_CANDIDATE_LIMIT} having both words only`)
+})
+
+test('a phrase is looked for among the items holding its words whole: newer items with longer words beginning with them do not push its holders out', async ({ store, search }) => {
+  // 1,000 newer items with `harbours lights` (its words as prefixes, not the phrase), 20 older ones holding `harbour lights`.
+  const minute = (i: number) => new Date(Date.parse('2025-01-01T00:00:00.000Z') + i * 60_000).toISOString()
+  const items = [
+    ...Array.from({ length: 20 }, (_, i) => aContent('ten_w', `w${String(i).padStart(5, '0')}`, 'cat_w', { title: 'harbour lights tonight', published_at: minute(i) })),
+    ...Array.from({ length: PHRASE_CANDIDATE_LIMIT }, (_, i) => aContent('ten_w', `x${String(i).padStart(5, '0')}`, 'cat_w', { title: 'harbours lightship', published_at: minute(100 + i) })),
+  ]
+  await seed(store, 'ten_w', [aCategory('ten_w', 'cat_w')], items)
+  const reference = createScanSearch(store)
+  for (const text of ['"harbour lights"', '"harbour"', '"harbour lights" tonight', '"harbours lights"']) {
+    const asked: SearchQuery = { ...query(text), ...parseQuery(text), sort: { kind: 'published_at', direction: 'desc' } }
+    const [found, expected] = [await search.search('ten_w', asked), await reference.search('ten_w', asked)]
+    assert.equal([found.total, ids(found)], [expected.total, ids(expected)], text)
+  }
+  assert.is((await search.search('ten_w', { ...query('"harbour lights"'), ...parseQuery('"harbour lights"') })).total, 20)
+})
+
+test('a one-character word matches as a prefix only the words beginning with it that the most live items hold, as the scan reference finds them', async ({ store, search }) => {
+  // Twelve words beginning with `q` (and twelve CJK terms with `ノ`), word k in 13 - k items; ties (two of 9) go to the shorter word, then the first.
+  const words = ['quay', 'quest', 'quiet', 'quota', 'quick', 'quill', 'quaint', 'quorum', 'qi', 'quiz', 'quartz', 'quench']
+  const kanji = [...'東西南北春夏秋冬朝昼夜空']
+  const counts = [12, 11, 10, 9, 9, 8, 7, 6, 5, 4, 3, 2]
+  const items: ContentRecord[] = []
+  words.forEach((word, k) => {
+    for (let i = 0; i < (counts[k] ?? 0); i++) items.push(aContent('ten_q', `q${k}-${i}`, 'cat_q', { title: `${word} notes${k === 11 && i === 0 ? ' q' : ''}`, summary: `の${kanji[k] ?? ''}`, body: '' }))
+  })
+  await seed(store, 'ten_q', [aCategory('ten_q', 'cat_q')], items)
+  assert.ok(words.length > SHORT_PREFIX_WORDS)
+  // Deleted items keep their postings until a compaction: `quay` and `quest` are then held by fewer live items than `quill`, `quaint` and `quorum`.
+  assert.is((await search.search('ten_q', query('notes'))).total, items.length)
+  await store.transaction(async (tx) => {
+    for (let i = 0; i < 8; i++) for (const k of [0, 1]) await tx.deleteContent('ten_q', `q${k}-${i}`)
+  })
+  const reference = createScanSearch(store)
+  for (const text of ['q', 'Q notes', 'notes -q', 'q z y', 'の', 'の q', '"q" notes', 'quay q']) {
+    const asked: SearchQuery = { ...query(text), ...parseQuery(text), sort: { kind: 'published_at', direction: 'desc' } }
+    const [found, expected] = [await search.search('ten_q', asked), await reference.search('ten_q', asked)]
+    assert.equal([found.total, ids(found)], [expected.total, ids(expected)], text)
+  }
+  // The eight kept by live items: `quiet` 10, `quick` and `quota` 9, `quill` 8, `quaint` 7, `quorum` 6, `qi` 5, `quay` 4 (of 12, before `quiz`: a tie); and `q` itself.
+  const found = new Set(ids(await search.search('ten_q', { ...query('q'), size: 200 })).map((id) => id.split('-')[0]))
+  assert.equal([...found].sort(), ['q0', 'q11', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8'])
+  // The same for `の` (as `ノ`): the eight bigrams after it the most live items hold; of the two held by 4, `ノ昼` (U+663C) before `ノ東` (U+6771).
+  const after = new Set(ids(await search.search('ten_q', { ...query('の'), size: 200 })).map((id) => id.split('-')[0]))
+  assert.equal([...after].sort(), ['q2', 'q3', 'q4', 'q5', 'q6', 'q7', 'q8', 'q9'])
 })
 
 test.run()

@@ -14,7 +14,8 @@ export interface PhraseUnit {
 /**
  * A quoted phrase of a query (`"a phrase"`): its units (see `phraseUnits`), which an item's
  * field must hold one after the other (`hasPhrase`), and the query terms of its text, which
- * every item holding it matches: an engine finds its candidates with them.
+ * every item holding it matches: its words whole (no prefix, stem, typo or joined form:
+ * `prefixWords` 0), its CJK runs as the query's. An engine finds its candidates with them.
  */
 export interface Phrase {
   /** The units joined by spaces: the phrase's identity (keys, tests). */

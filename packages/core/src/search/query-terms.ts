@@ -4,6 +4,7 @@ import { tokenize } from './analyzer.ts'
 import { MATCH_KIND } from './match-rank.ts'
 import type { Phrase } from './phrase.ts'
 import { phraseUnits, quotedSpans } from './phrase.ts'
+import { isShortPrefix, MAX_SHORT_PREFIXES, SHORT_PREFIX_WORDS } from './short-prefix.ts'
 
 /**
  * One term of a search query (README "Search"). Every term must match (AND).
@@ -20,10 +21,15 @@ import { phraseUnits, quotedSpans } from './phrase.ts'
  * match instead, each a list of terms an item must all match, as typed but with neither typos
  * nor other word forms (`fuzzy` 0, no `stem`), weighted `MATCH_WEIGHTS.synonym` times their
  * own weights. Absent or empty: none. Synonym terms have no synonyms of their own (one step).
+ *
+ * `prefixWords` (a word or CJK run of one character typed outside quotes, see `short-prefix.ts`):
+ * the longer words (CJK terms) it matches as a prefix are only the `prefixWords` of them that
+ * the most items hold (core's `shortPrefixWords`; 0: none, it matches itself only). Absent:
+ * every one.
  */
 export type QueryTerm =
-  | { kind: 'word'; term: string; fuzzy: 0 | 1; stem: string | null; joined: string | null; synonyms?: readonly (readonly QueryTerm[])[] }
-  | { kind: 'cjk'; text: string; grams: string[]; prefix: boolean; synonyms?: readonly (readonly QueryTerm[])[] }
+  | { kind: 'word'; term: string; fuzzy: 0 | 1; stem: string | null; joined: string | null; synonyms?: readonly (readonly QueryTerm[])[]; prefixWords?: number }
+  | { kind: 'cjk'; text: string; grams: string[]; prefix: boolean; synonyms?: readonly (readonly QueryTerm[])[]; prefixWords?: number }
 
 /**
  * The most phrases a query holds: each one is checked in every candidate's text, and a query
@@ -68,6 +74,7 @@ export function parseQuery(query: string): { terms: QueryTerm[]; excluded: Query
   const { terms, excluded } = collectTerms(query, spans)
   const phrases: Phrase[] = []
   const keys = new Set<string>()
+  const quoted = new Set<string>()
   for (const [from, to] of spans) {
     if (phrases.length === MAX_PHRASES) break
     const text = query.slice(from, to)
@@ -76,9 +83,41 @@ export function parseQuery(query: string): { terms: QueryTerm[]; excluded: Query
     const key = units.map((unit) => unit.unit).join(' ')
     if (keys.has(key)) continue
     keys.add(key)
-    phrases.push({ key, units, terms: collectTerms(text, [[0, text.length]]).terms })
+    const quotedTerms = collectTerms(text, [[0, text.length]]).terms
+    quotedTerms.forEach((term) => quoted.add(termIdentity(term)))
+    phrases.push({ key, units, terms: quotedTerms.map(whole) })
   }
+  limitShortPrefixes([...terms, ...excluded], quoted)
   return { terms, excluded, phrases }
+}
+
+/**
+ * A phrase's term as its candidates must match it: a word whole and as written (a phrase's
+ * words match no prefix, stem or typo: an item holding the phrase has each of them as a term of
+ * its own), a CJK run as any (its bigrams; one character: as a prefix).
+ */
+function whole(term: QueryTerm): QueryTerm {
+  return term.kind === 'word' ? { kind: 'word', term: term.term, fuzzy: 0, stem: null, joined: null, prefixWords: 0 } : term
+}
+
+/**
+ * Gives each one-character word and CJK run of `terms` (in order) that no phrase holds (its
+ * identity is not in `quoted`) its `prefixWords`: `SHORT_PREFIX_WORDS` for the first
+ * `MAX_SHORT_PREFIXES`, 0 for the others. A quoted one must be found wherever it stands (a
+ * phrase's candidates are the items matching its words).
+ */
+function limitShortPrefixes(terms: readonly QueryTerm[], quoted: ReadonlySet<string>): void {
+  let short = 0
+  for (const term of terms) {
+    const text = term.kind === 'word' ? term.term : term.prefix ? (term.grams[0] ?? '') : ''
+    if (!isShortPrefix(text) || quoted.has(termIdentity(term))) continue
+    term.prefixWords = short++ < MAX_SHORT_PREFIXES ? SHORT_PREFIX_WORDS : 0
+  }
+}
+
+/** What makes two terms of a query one (`collectTerms`' key, its kind and text). */
+function termIdentity(term: QueryTerm): string {
+  return term.kind === 'word' ? `w:${term.term}:${term.joined ?? ''}` : `c:${term.text}`
 }
 
 /** The terms and excluded terms of a query whose quoted stretches are `spans` (nothing in them is excluded). */

@@ -31,7 +31,9 @@ export function searchQueryKey(query: SearchQuery): string {
 }
 
 function termKey(term: QueryTerm): unknown {
-  return term.kind === 'word' ? ['w', term.term, term.fuzzy, term.stem, term.joined, synonymsKey(term)] : ['c', term.text, term.grams, term.prefix, synonymsKey(term)]
+  return term.kind === 'word'
+    ? ['w', term.term, term.fuzzy, term.stem, term.joined, synonymsKey(term), term.prefixWords ?? null]
+    : ['c', term.text, term.grams, term.prefix, synonymsKey(term), term.prefixWords ?? null]
 }
 
 function conditionKey(condition: FieldCondition): unknown {

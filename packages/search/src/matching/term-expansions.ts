@@ -1,5 +1,5 @@
 import type { QueryTerm } from '@frontdesk/core'
-import { MATCH_KIND, MATCH_KINDS, MATCH_WEIGHTS, prefixWeight, stemOf, stemRoot } from '@frontdesk/core'
+import { MATCH_KIND, MATCH_KINDS, MATCH_WEIGHTS, prefixWeight, shortPrefixWords, stemOf, stemRoot } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 
 /** At most this many words' stems are remembered (then all are dropped): the words under a short root recur across searches. */
@@ -9,6 +9,9 @@ const MAX_STEMS = 50_000
 const MAX_EXPANSIONS = 2000
 /** …holding at most this many alternatives in all (~40 bytes each): a one-letter prefix alone may expand to thousands. */
 const MAX_REMEMBERED_ALTERNATIVES = 200_000
+
+/** How many items hold an index term (its postings less those of dead documents). */
+export type HeldBy = (id: number) => number
 
 /** One index term a query term matches, with its kind of match (core's `MATCH_KIND` code) and that kind's weight in its relevance. */
 export interface Alternative {
@@ -29,27 +32,56 @@ export interface Alternative {
  * in it), and a group's alternatives come best kind first (the matcher takes a document's kind
  * from the first alternative it is found in).
  *
+ * A term with `prefixWords` (one character typed outside quotes) matches as a prefix only
+ * that many of the words beginning with it, those the most items hold (core's
+ * `shortPrefixWords`, counted by `heldBy`), so that its postings cost what a common word's do.
+ *
  * Remembered while the vocabulary keeps its size (with `memo`): a word's prefix and typo
  * expansions walk the radix tree, and the same words come back. Terms are only ever added to
  * the vocabulary, never removed, so an unchanged count means an unchanged vocabulary; a term
  * whose postings all died keeps its id (the matcher sizes groups by their postings anyway).
+ * A short prefix's words, chosen by how many items hold them, are remembered for one version
+ * of the index (`validate`).
  */
 export class TermExpansions {
   readonly #index: InvertedIndex
   readonly #memo: boolean
   readonly #expansions = new Map<string, Alternative[][]>()
   readonly #stems = new Map<string, string | null>()
+  readonly #heldBy: HeldBy
+  /** The groups of terms with `prefixWords`, for index version `#version`. */
+  readonly #short = new Map<string, Alternative[][]>()
+  #version = -1
   #vocabularySize = -1
   #remembered = 0
 
-  constructor(index: InvertedIndex, memo: boolean) {
+  /** Expansions in `index`, whose terms `heldBy` items hold (default: as many as its postings, for an index without dead documents). */
+  constructor(index: InvertedIndex, memo: boolean, heldBy: HeldBy = (id) => index.postings(id).length) {
     this.#index = index
     this.#memo = memo
+    this.#heldBy = heldBy
+  }
+
+  /** Forgets what depends on how many items hold each term when the index changed since (`version`, as the matcher's). */
+  validate(version: number): void {
+    if (version === this.#version) return
+    this.#short.clear()
+    this.#version = version
   }
 
   /** The required groups of `term` (an empty group: the term matches nothing). */
   groupsOf(term: QueryTerm): Alternative[][] {
     if (!this.#memo) return this.#groups(term)
+    if (term.prefixWords !== undefined) {
+      const key = termKey(term)
+      let groups = this.#short.get(key)
+      if (groups === undefined) {
+        if (this.#short.size >= MAX_EXPANSIONS) this.#short.clear()
+        groups = this.#groups(term)
+        this.#short.set(key, groups)
+      }
+      return groups
+    }
     if (this.#index.termCount !== this.#vocabularySize) {
       this.#expansions.clear()
       this.#remembered = 0
@@ -103,7 +135,7 @@ export class TermExpansions {
           if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
         }
       } else {
-        for (const [key, id] of this.#index.withPrefix(term.term, false)) offerPrefix(offer, id, key, term.term)
+        for (const [key, id] of this.#prefixed(term.term, false, term.prefixWords)) offerPrefix(offer, id, key, term.term)
         if (stem !== null && root !== null) for (const [key, id] of this.#index.withPrefix(root, false)) if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
       }
       if (term.joined !== null) for (const [key, id] of this.#index.withPrefix(term.joined, false)) offerPrefix(offer, id, key, term.joined)
@@ -115,11 +147,23 @@ export class TermExpansions {
     }
     return [...new Set(term.grams)].map((gram) => {
       if (term.prefix) {
-        return this.#index.withPrefix(gram, true).map(([key, id]) => ({ id, factor: prefixWeight(key.length, key.length - gram.length), kind: MATCH_KIND.exact }))
+        return this.#prefixed(gram, true, term.prefixWords).map(([key, id]) => ({ id, factor: prefixWeight(key.length, key.length - gram.length), kind: MATCH_KIND.exact }))
       }
       const id = this.#index.termId(gram)
       return id === undefined ? [] : [{ id, factor: 1, kind: MATCH_KIND.exact }]
     })
+  }
+
+  /** The terms `prefix` begins (itself included): all of them, or with `limit` (`QueryTerm.prefixWords`) itself and the words core's `shortPrefixWords` keeps. */
+  #prefixed(prefix: string, cjk: boolean, limit: number | undefined): [term: string, id: number][] {
+    const all = this.#index.withPrefix(prefix, cjk)
+    if (limit === undefined) return all
+    const ids = new Map(all)
+    const kept = limit === 0 ? [] : shortPrefixWords(all.filter(([key]) => key !== prefix).map(([key, id]) => [key, this.#heldBy(id)] as const), limit)
+    const own = ids.get(prefix)
+    const terms: [string, number][] = own === undefined ? [] : [[prefix, own]]
+    for (const key of kept) terms.push([key, ids.get(key) ?? 0])
+    return terms
   }
 }
 
@@ -130,5 +174,6 @@ function offerPrefix(offer: (id: number, kind: number, factor: number) => void, 
 
 /** A query term's key: equal keys, equal groups. */
 export function termKey(term: QueryTerm): string {
-  return term.kind === 'word' ? `w${term.fuzzy}${term.term}\u0000${term.stem ?? ''}\u0000${term.joined ?? ''}` : `c${term.prefix ? 1 : 0}${term.grams.join('\u0000')}`
+  const limit = `${term.prefixWords ?? ''}\u0001`
+  return term.kind === 'word' ? `w${term.fuzzy}${limit}${term.term}\u0000${term.stem ?? ''}\u0000${term.joined ?? ''}` : `c${term.prefix ? 1 : 0}${limit}${term.grams.join('\u0000')}`
 }

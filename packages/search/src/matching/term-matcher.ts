@@ -6,7 +6,7 @@ import { WEIGHTS } from './inverted-index.ts'
 import type { TermList } from './merged-terms.ts'
 import { DocScratch, idfOf, MergedTerms } from './merged-terms.ts'
 import { ScoreFloor } from './score-floor.ts'
-import type { Alternative } from './term-expansions.ts'
+import type { Alternative, HeldBy } from './term-expansions.ts'
 import { termKey, TermExpansions } from './term-expansions.ts'
 
 export { REMEMBER_TERM_FROM } from './merged-terms.ts'
@@ -82,10 +82,14 @@ export class TermMatcher {
   readonly #ranks = new Float64Array(256)
   #out: TermMatches = { docs: new Int32Array(0), scores: new Float64Array(0), length: 0, total: 0, floor: Number.NEGATIVE_INFINITY }
 
-  /** A matcher over `index`; `memo: false` remembers neither expansions nor merged matches (see `TenantIndexOptions.memo`). */
-  constructor(index: InvertedIndex, memo = true) {
+  /**
+   * A matcher over `index`; `memo: false` remembers neither expansions nor merged matches (see
+   * `TenantIndexOptions.memo`). `heldBy`: how many items hold a term, when some of the index's
+   * documents are dead (see `TermExpansions`).
+   */
+  constructor(index: InvertedIndex, memo = true, heldBy?: HeldBy) {
     this.#index = index
-    this.#expansions = new TermExpansions(index, memo)
+    this.#expansions = new TermExpansions(index, memo, heldBy)
     this.#merged = new MergedTerms(index, memo)
   }
 
@@ -99,6 +103,7 @@ export class TermMatcher {
   match(terms: readonly QueryTerm[], docLimit: number, numberedDocs: number, eligible: Eligibility, version = 0, top = 0): TermMatches {
     if (terms.length === 0 || terms.length >= 0xffff) return this.#result(0)
     this.#merged.validate(version)
+    this.#expansions.validate(version)
     this.#scratch.ensure(docLimit)
     const parts: TermPart[] = []
     for (const term of terms) {
@@ -135,6 +140,7 @@ export class TermMatcher {
   matchMost(terms: readonly QueryTerm[], docLimit: number, numberedDocs: number, eligible: Eligibility, version = 0, top = 0): TermMatches {
     if (terms.length === 0 || terms.length >= 0xffff) return this.#result(0)
     this.#merged.validate(version)
+    this.#expansions.validate(version)
     this.#scratch.ensure(docLimit)
     // Hint: every part first: merging a term's alternatives uses the scratch space.
     const parts: TermPart[] = []

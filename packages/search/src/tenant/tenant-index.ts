@@ -83,7 +83,7 @@ export class TenantSearchIndex {
     this.#memo = options.memo ?? true
     for (const category of categories) this.#categories.set(category.id, category)
     this.#index = restored === undefined ? new InvertedIndex() : new InvertedIndex({ data: restored.index, postings: joined(restored.postings) })
-    this.#matcher = new TermMatcher(this.#index, this.#memo)
+    this.#matcher = new TermMatcher(this.#index, this.#memo, (id) => this.#heldBy(id))
     this.#eligibility = new EligibleBits(this.#memo)
     for (const doc of restored?.docs ?? []) this.#addDoc(doc)
   }
@@ -165,7 +165,7 @@ export class TenantSearchIndex {
     if (eligible === null) return { total: 0, hits: [] }
     const bits = query.excluded === undefined || query.excluded.length === 0 ? eligible : this.#without(query.excluded, eligible)
     // Hint: which items hold a phrase was read from the store for this search: nothing to remember it by.
-    if (phraseHolders !== undefined) return this.#search(query, only(bits, phraseHolders))
+    if (phraseHolders !== undefined) return phraseHolders.length === 0 ? { total: 0, hits: [] } : this.#search(query, only(bits, phraseHolders))
     if (!this.#memo) return this.#search(query, bits)
     const key = searchQueryKey(query)
     // Hint: the eligible set as remembered, not its copy less the excluded terms' documents (the key holds those terms; the version, the index they were matched in).
@@ -199,6 +199,16 @@ export class TenantSearchIndex {
     const keys = this.#memo ? this.#published.keys(this.#docs) : null
     found.sort(keys === null ? (a, b) => newestFirst(a.item, b.item) : (a, b) => (keys[b.doc] ?? 0) - (keys[a.doc] ?? 0) || compareIds(b.item.id, a.item.id))
     return found.slice(0, PHRASE_CANDIDATE_LIMIT)
+  }
+
+  /** How many live items hold index term `id`: its postings, less those of dead documents while there are some. */
+  #heldBy(id: number): number {
+    const { list, length } = this.#index.postings(id)
+    if (this.#dead === 0) return length
+    const docs = this.#docs
+    let held = 0
+    for (let i = 0; i < length; i++) if (docs[(list[i] ?? 0) >>> 8] !== undefined) held++
+    return held
   }
 
   /** The documents the query may return as far as visibility and its category decide (remembered: not to be changed), `null`: none. */

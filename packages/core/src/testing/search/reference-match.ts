@@ -4,6 +4,7 @@ import { forEachIndexTerm } from '../../search/analyzer.ts'
 import type { QueryTerm } from '../../search/query-terms.ts'
 import { MATCH_KIND, rankScale, termRank } from '../../search/match-rank.ts'
 import { MATCH_WEIGHTS, wordMatchKind, wordMatchWeight } from '../../search/query-terms.ts'
+import { shortPrefixWords } from '../../search/short-prefix.ts'
 import { stripHtml } from '../../search/strip-html.ts'
 
 /** The fields a search looks in (README "Search"). */
@@ -45,6 +46,51 @@ interface FieldTerms {
   cjk: string[]
 }
 
+/**
+ * The longer words each query term with `prefixWords` (`QueryTerm.prefixWords`: one character
+ * typed outside quotes) matches as a prefix, by `shortKey`: the few the most items hold.
+ */
+export type ShortPrefixes = ReadonlyMap<string, ReadonlySet<string>>
+
+const NO_SHORT_PREFIXES: ShortPrefixes = new Map()
+
+/** The key of a term with `prefixWords` in `ShortPrefixes` (words and CJK terms apart). */
+function shortKey(prefix: string, cjk: boolean, limit: number): string {
+  return `${cjk ? 'c' : 'w'}${limit}:${prefix}`
+}
+
+/**
+ * `ShortPrefixes` of `terms` (their synonyms included), the items holding each word counted
+ * over `items` (all of the tenant's, any status: what an engine indexes), in plain code.
+ */
+export function shortPrefixesOf(items: readonly SearchSourceItem[], categories: ReadonlyMap<string, CategoryRecord>, terms: readonly QueryTerm[]): ShortPrefixes {
+  // Of each prefix (`w` or `c`, then the character): the words beginning with it and how many items hold each.
+  const counts = new Map<string, Map<string, number>>()
+  const limited: { key: string; counted: string; limit: number }[] = []
+  const visit = (term: QueryTerm): void => {
+    for (const synonym of term.synonyms ?? []) synonym.forEach(visit)
+    if (term.prefixWords === undefined) return
+    const cjk = term.kind === 'cjk'
+    const prefix = term.kind === 'word' ? term.term : (term.grams[0] ?? '')
+    const counted = `${cjk ? 'c' : 'w'}${prefix}`
+    counts.set(counted, new Map())
+    limited.push({ key: shortKey(prefix, cjk, term.prefixWords), counted, limit: term.prefixWords })
+  }
+  terms.forEach(visit)
+  if (limited.length === 0) return NO_SHORT_PREFIXES
+  for (const item of items) {
+    const held = new Set<string>()
+    for (const { text } of searchedTexts(item, categories.get(item.doc.category_id))) forEachIndexTerm(text, (term, cjk) => held.add(`${cjk ? 'c' : 'w'}${term}`))
+    for (const key of held) {
+      const first = String.fromCodePoint(key.codePointAt(1) ?? 0)
+      const words = counts.get(`${key.charAt(0)}${first}`)
+      const term = key.slice(1)
+      if (words !== undefined && term !== first) words.set(term, (words.get(term) ?? 0) + 1)
+    }
+  }
+  return new Map(limited.map(({ key, counted, limit }) => [key, new Set(limit === 0 ? [] : shortPrefixWords(counts.get(counted) ?? [], limit))]))
+}
+
 /** How an item matches one query word: its best kind of match (a `MATCH_KIND` code) and the reference's relevance (> 0). */
 export interface ReferenceMatch {
   kind: number
@@ -77,14 +123,14 @@ export function referenceTermScores(item: SearchSourceItem, category: CategoryRe
  * (for a word, also times the weight of its kind of match). A term with synonyms also matches
  * an item that matches every term of one of them (see `termMatch`).
  */
-export function referenceMatches(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): (ReferenceMatch | null)[] {
+export function referenceMatches(item: SearchSourceItem, category: CategoryRecord | undefined, terms: readonly QueryTerm[], short: ShortPrefixes = NO_SHORT_PREFIXES): (ReferenceMatch | null)[] {
   if (terms.length === 0) return []
   const fields: FieldTerms[] = searchedTexts(item, category).map(({ field, text }) => {
     const analysed: FieldTerms = { weight: REFERENCE_WEIGHTS[field], words: [], cjk: [] }
     forEachIndexTerm(text, (term, cjk) => void (cjk ? analysed.cjk : analysed.words).push(term))
     return analysed
   })
-  return terms.map((term) => termMatch(fields, term))
+  return terms.map((term) => termMatch(fields, term, short))
 }
 
 /**
@@ -93,11 +139,11 @@ export function referenceMatches(item: SearchSourceItem, category: CategoryRecor
  * its own and its synonyms' (a synonym whose every word matched as typed is of kind
  * `synonym`, else `prefix`: synonyms have neither stems nor typos).
  */
-function termMatch(fields: FieldTerms[], term: QueryTerm): ReferenceMatch | null {
-  let best = ownMatch(fields, term)
+function termMatch(fields: FieldTerms[], term: QueryTerm, short: ShortPrefixes): ReferenceMatch | null {
+  let best = ownMatch(fields, term, short)
   let relevance = best?.relevance ?? 0
   for (const synonym of term.synonyms ?? []) {
-    const matches = synonym.map((t) => ownMatch(fields, t))
+    const matches = synonym.map((t) => ownMatch(fields, t, short))
     if (matches.length === 0 || matches.some((match) => match === null)) continue
     relevance += MATCH_WEIGHTS.synonym * matches.reduce((sum, match) => sum + (match?.relevance ?? 0), 0)
     const kind = matches.every((match) => match?.kind === MATCH_KIND.exact) ? MATCH_KIND.synonym : MATCH_KIND.prefix
@@ -106,11 +152,14 @@ function termMatch(fields: FieldTerms[], term: QueryTerm): ReferenceMatch | null
   return best === null ? null : { kind: best.kind, relevance }
 }
 
-function ownMatch(fields: FieldTerms[], term: QueryTerm): ReferenceMatch | null {
-  return term.kind === 'word' ? wordMatch(fields, term) : cjkMatch(fields, term)
+function ownMatch(fields: FieldTerms[], term: QueryTerm, short: ShortPrefixes): ReferenceMatch | null {
+  const limit = term.prefixWords
+  if (term.kind === 'word') return wordMatch(fields, term, limit === undefined ? undefined : short.get(shortKey(term.term, false, limit)))
+  return cjkMatch(fields, term, limit === undefined ? undefined : short.get(shortKey(term.grams[0] ?? '', true, limit)))
 }
 
-function wordMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word' }>): ReferenceMatch | null {
+/** A word's match; `kept`: with `prefixWords`, the longer words it matches as a prefix (`ShortPrefixes`). */
+function wordMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word' }>, kept: ReadonlySet<string> | undefined): ReferenceMatch | null {
   // Each match counts its kind's weight (core's `wordMatchWeight`: exact, stem, typo, prefix), as an engine's scores do.
   let kind: number | null = null
   let relevance = 0
@@ -118,6 +167,8 @@ function wordMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word'
     for (const word of field.words) {
       const found = wordMatchKind(term, word)
       if (found === null) continue
+      // A short prefix's other words do not match; the joined form of its compound still does.
+      if (kept !== undefined && found === MATCH_KIND.prefix && !kept.has(word) && !(term.joined !== null && word.startsWith(term.joined))) continue
       if (kind === null || found < kind) kind = found
       relevance += field.weight * wordMatchWeight(term, word)
     }
@@ -125,10 +176,11 @@ function wordMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'word'
   return kind === null ? null : { kind, relevance }
 }
 
-function cjkMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'cjk' }>): ReferenceMatch | null {
+/** A CJK run's match; `kept`: with `prefixWords`, the longer terms it matches as a prefix (`ShortPrefixes`). */
+function cjkMatch(fields: FieldTerms[], term: Extract<QueryTerm, { kind: 'cjk' }>, kept: ReadonlySet<string> | undefined): ReferenceMatch | null {
   let relevance = 0
   for (const gram of new Set(term.grams)) {
-    const matches = (found: string): boolean => (term.prefix ? found.startsWith(gram) : found === gram)
+    const matches = (found: string): boolean => (term.prefix ? found === gram || (found.startsWith(gram) && (kept === undefined || kept.has(found))) : found === gram)
     const gramScore = fields.reduce((sum, field) => sum + field.weight * field.cjk.filter(matches).length, 0)
     if (gramScore === 0) return null
     relevance += gramScore

@@ -8,8 +8,8 @@ import { newestFirst, searchComparator } from '../../search/search-order.ts'
 import { hasPhrase, PHRASE_CANDIDATE_LIMIT } from '../../search/phrase.ts'
 import { rankScale, termRank } from '../../search/match-rank.ts'
 import { isVisibleAt, visibleSince } from '../../content/visibility.ts'
-import type { ReferenceMatch } from './reference-match.ts'
-import { referenceMatches, searchedTexts } from './reference-match.ts'
+import type { ReferenceMatch, ShortPrefixes } from './reference-match.ts'
+import { referenceMatches, searchedTexts, shortPrefixesOf } from './reference-match.ts'
 
 /** What the scan reads of a store: its items for search and its categories. */
 export type ScannedStore = SearchSource & Pick<ContentReader, 'listCategories'>
@@ -46,7 +46,9 @@ export function createScanSearch(store: ScannedStore, rules: ScanRules = CORE_RU
       if (query.terms.length === 0) return { total: 0, hits: [] }
       const categories = new Map<string, CategoryRecord>((await store.listCategories(tenantId)).map((c) => [c.id, c]))
       const items = await readAll(store, tenantId)
-      const phrased = phraseHolders(items, categories, query)
+      // Hint: a one-character word matches as a prefix only the words the most items hold, counted over every item.
+      const short = shortPrefixesOf(items, categories, [...query.terms, ...(query.excluded ?? []), ...(query.phrases ?? []).flatMap((phrase) => phrase.terms)])
+      const phrased = phraseHolders(items, categories, query, short)
       // Each candidate with how many terms it matched; only those matching the most are kept (no dead ends).
       const found: (ScoredDocument & { matched: number })[] = []
       let most = 1
@@ -55,8 +57,8 @@ export function createScanSearch(store: ScannedStore, rules: ScanRules = CORE_RU
         if (!matchesSearch(item.doc, category?.active === true, query)) continue
         if (phrased !== null && !phrased.has(item.doc.id)) continue
         // An item matching an excluded term (`-word`) is left out, whatever else it matches.
-        if (referenceMatches(item, category, query.excluded ?? []).some((match) => match !== null)) continue
-        const matches = referenceMatches(item, category, query.terms)
+        if (referenceMatches(item, category, query.excluded ?? [], short).some((match) => match !== null)) continue
+        const matches = referenceMatches(item, category, query.terms, short)
         const matched = matches.filter((match) => match !== null).length
         if (matched < most) continue
         most = matched
@@ -93,7 +95,7 @@ export const CORE_RULES: ScanRules = {
  * for (if any) that match every term of every phrase, the first `PHRASE_CANDIDATE_LIMIT` by `newestFirst`
  * are checked, each field apart.
  */
-function phraseHolders(items: readonly SearchSourceItem[], categories: ReadonlyMap<string, CategoryRecord>, query: SearchQuery): Set<string> | null {
+function phraseHolders(items: readonly SearchSourceItem[], categories: ReadonlyMap<string, CategoryRecord>, query: SearchQuery, short: ShortPrefixes): Set<string> | null {
   const phrases = query.phrases ?? []
   if (phrases.length === 0) return null
   const terms = phrases.flatMap((phrase) => phrase.terms)
@@ -102,7 +104,7 @@ function phraseHolders(items: readonly SearchSourceItem[], categories: ReadonlyM
     const category = categories.get(item.doc.category_id)
     if (!isVisibleAt(visibleSince(item.doc), category?.active === true, now)) return false
     if (query.categoryId !== null && item.doc.category_id !== query.categoryId) return false
-    return referenceMatches(item, category, terms).every((match) => match !== null)
+    return referenceMatches(item, category, terms, short).every((match) => match !== null)
   })
   candidates.sort((a, b) => newestFirst(a.doc, b.doc))
   const held = new Set<string>()
