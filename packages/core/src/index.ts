@@ -106,6 +106,7 @@ export type { SearchResponseBody, SearchResultItem } from './search/search-conte
 export * from './events/event-types.ts'
 export * from './events/announcement.ts'
 export * from './events/content-events.ts'
+export * from './events/event-data-encoding.ts'
 export * from './events/announce-due.ts'
 export * from './events/inquiry-event.ts'
 export * from './webhooks/secret-box.ts'

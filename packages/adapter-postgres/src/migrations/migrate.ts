@@ -8,10 +8,12 @@ import { V5_IDEMPOTENCY_HOLDERS } from './v5-idempotency-holders.ts'
 import { V6_EVENT_OUTBOX } from './v6-event-outbox.ts'
 import { V7_SYNONYMS } from './v7-synonyms.ts'
 import { V8_WEBHOOK_REPLAYS } from './v8-webhook-replays.ts'
+import { V9_COMPACT_EVENT_DATA } from './v9-compact-event-data.ts'
 
 /** The schema versions, in order: index + 1 is the version (`frontdesk_state.schema_version`) each one reaches. */
 export const MIGRATIONS: readonly string[] = [
   V1_CORE_TABLES, V2_INSTANCE_SECRETS, V3_CATEGORY_FIELDS_INDEX, V4_RATE_LIMIT_BUCKETS, V5_IDEMPOTENCY_HOLDERS, V6_EVENT_OUTBOX, V7_SYNONYMS, V8_WEBHOOK_REPLAYS,
+  V9_COMPACT_EVENT_DATA,
 ]
 
 /** The schema version this code writes and reads. */

@@ -1,4 +1,5 @@
 import type { EventType, OutboxEvent, StoredEvent } from '@frontdesk/core'
+import { decodeEventData, encodeEventData } from '@frontdesk/core'
 import type { Sql } from '../connection/sql.ts'
 
 /*
@@ -23,7 +24,7 @@ interface EventRow {
 const COLUMNS = 'seq, tenant_id, id, type, created_at, data'
 
 function toEvent(row: EventRow): StoredEvent {
-  return { seq: Number(row.seq), tenant_id: row.tenant_id, id: row.id, type: row.type, created_at: row.created_at, data: JSON.parse(row.data) as StoredEvent['data'] }
+  return { seq: Number(row.seq), tenant_id: row.tenant_id, id: row.id, type: row.type, created_at: row.created_at, data: decodeEventData(row.data) }
 }
 
 /** Appends events, numbered after every committed one; call last before COMMIT (see above). */
@@ -48,7 +49,7 @@ export function eventColumns(events: readonly OutboxEvent[]): [string[], string[
     events.map((e) => e.id),
     events.map((e) => e.type),
     events.map((e) => e.created_at),
-    events.map((e) => JSON.stringify(e.data)),
+    events.map((e) => encodeEventData(e.data)),
   ]
 }
 

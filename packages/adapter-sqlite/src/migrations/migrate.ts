@@ -12,12 +12,13 @@ import { V9_IDEMPOTENCY_HOLDERS } from './v9-idempotency-holders.ts'
 import { V10_EVENT_OUTBOX } from './v10-event-outbox.ts'
 import { V11_SYNONYMS } from './v11-synonyms.ts'
 import { V12_WEBHOOK_REPLAYS } from './v12-webhook-replays.ts'
+import { V13_COMPACT_EVENT_DATA } from './v13-compact-event-data.ts'
 
 /** The schema versions, in order: index + 1 is the version (`PRAGMA user_version`) each one reaches. */
 export const MIGRATIONS: readonly string[] = [
   V1_CORE_TABLES, V2_CHANGE_LOG, V3_ID_ORDER_INDEX, V4_BOOKKEEPING_PER_TRANSACTION, V5_CONTENT_TAGS_KEYED_BY_TAG,
   V6_ITEM_LINKS_ON_ROWS, V7_LIST_COVERING_INDEXES, V8_INSTANCE_SECRETS, V9_IDEMPOTENCY_HOLDERS, V10_EVENT_OUTBOX,
-  V11_SYNONYMS, V12_WEBHOOK_REPLAYS,
+  V11_SYNONYMS, V12_WEBHOOK_REPLAYS, V13_COMPACT_EVENT_DATA,
 ]
 
 /** The schema version this code writes and reads. */

@@ -1,4 +1,5 @@
 import type { EventType, OutboxEvent, StoredEvent } from '@frontdesk/core'
+import { decodeEventData, encodeEventData } from '@frontdesk/core'
 import type { Connection } from '../connection/statement-cache.ts'
 
 type EventRow = [seq: number, tenant_id: string, id: string, type: EventType, created_at: string, data: string]
@@ -6,19 +7,22 @@ type EventRow = [seq: number, tenant_id: string, id: string, type: EventType, cr
 const COLUMNS = 'seq, tenant_id, id, type, created_at, data'
 
 function toEvent([seq, tenant_id, id, type, created_at, data]: EventRow): StoredEvent {
-  return { seq, tenant_id, id, type, created_at, data: JSON.parse(data) as StoredEvent['data'] }
+  return { seq, tenant_id, id, type, created_at, data: decodeEventData(data) }
 }
 
 /** Rows per `INSERT` of many events (an import's): one statement run instead of 64. */
 const ROWS = 64
 const insertSql = (rows: number) => `INSERT INTO events (tenant_id, id, type, created_at, data) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`
+// Hint: built once: the statement cache is keyed by the text, hashed and compared whole on every lookup.
+const INSERT_MANY = insertSql(ROWS)
+const INSERT_ONE = insertSql(1)
 
 /** Appends events in order (inside the open write transaction: `seq` order is commit order). */
 export function insertEvents(conn: Connection, events: readonly OutboxEvent[]): void {
   let start = 0
-  for (; start + ROWS <= events.length; start += ROWS) conn.prepare(insertSql(ROWS)).run(eventParams(events, start, ROWS))
+  for (; start + ROWS <= events.length; start += ROWS) conn.prepare(INSERT_MANY).run(eventParams(events, start, ROWS))
   if (start < events.length) {
-    const one = conn.prepare(insertSql(1))
+    const one = conn.prepare(INSERT_ONE)
     for (; start < events.length; start++) one.run(eventParams(events, start, 1))
   }
 }
@@ -27,7 +31,7 @@ function eventParams(events: readonly OutboxEvent[], start: number, count: numbe
   const params: unknown[] = []
   for (let i = start; i < start + count; i++) {
     const event = events[i] as OutboxEvent
-    params.push(event.tenant_id, event.id, event.type, event.created_at, JSON.stringify(event.data))
+    params.push(event.tenant_id, event.id, event.type, event.created_at, encodeEventData(event.data))
   }
   return params
 }

@@ -3,7 +3,10 @@ export type IdPrefix = 'ten' | 'cnt' | 'cat' | 'fld' | 'tag' | 'inq' | 'icat' | 
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz'
 let lastTime = -1
-let lastRandom: number[] = []
+/** The 10 time characters of `lastTime`. */
+let lastTimeText = ''
+/** The 16 random digits (0–31) of the last id; changed in place. */
+const lastRandom: number[] = []
 
 /**
  * A new id: `<prefix>_` + 10 characters of time + 16 random characters (a lower-case ULID),
@@ -11,33 +14,31 @@ let lastRandom: number[] = []
  * the order they were made.
  */
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  let random: number[]
-  if (now <= lastTime) {
-    random = increment(lastRandom)
-    now = lastTime
-  } else {
-    random = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b & 31)
+  // Hint: an import makes an id per event within one millisecond: the time's characters are kept, the random part is counted up in place.
+  if (now <= lastTime) increment(lastRandom)
+  else {
+    const bytes = crypto.getRandomValues(new Uint8Array(16))
+    for (let i = 0; i < 16; i++) lastRandom[i] = (bytes[i] as number) & 31
+    lastTime = now
+    lastTimeText = ''
+    for (let rest = now, i = 0; i < 10; i++) {
+      lastTimeText = CROCKFORD[rest % 32] + lastTimeText
+      rest = Math.floor(rest / 32)
+    }
   }
-  lastTime = now
-  lastRandom = random
-  let time = ''
-  for (let rest = now, i = 0; i < 10; i++) {
-    time = CROCKFORD[rest % 32] + time
-    rest = Math.floor(rest / 32)
-  }
-  return `${prefix}_${time}${random.map((d) => CROCKFORD[d]).join('')}`
+  let random = ''
+  for (let i = 0; i < 16; i++) random += CROCKFORD[lastRandom[i] as number]
+  return `${prefix}_${lastTimeText}${random}`
 }
 
-function increment(digits: number[]): number[] {
-  const next = digits.slice()
-  for (let i = next.length - 1; i >= 0; i--) {
-    if (next[i]! < 31) {
-      next[i]!++
-      return next
+function increment(digits: number[]): void {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i]! < 31) {
+      digits[i]!++
+      return
     }
-    next[i] = 0
+    digits[i] = 0
   }
-  return next
 }
 
 /** The shape every id must have, generated or given (`^[A-Za-z0-9_-]{1,64}$`). */

@@ -1,6 +1,7 @@
 import * as assert from 'uvu/assert'
 import type { OutboxEvent, StoredEvent } from '../../port/event-outbox.ts'
 import type { Store } from '../../port/store.ts'
+import { contentEventData } from '../../events/content-events.ts'
 import { aCategory, aContent, anInquiry, aTenant, T0 } from '../fixtures.ts'
 import { skipCase } from '../skip-case.ts'
 import { storeSuite } from '../store-suite.ts'
@@ -93,6 +94,21 @@ export function eventOutboxCases<S extends Store>(name: string, open: OpenStore<
     )
     await store.insertInquiry(anInquiry(A, 'inq_2'))
     assert.equal((await allEvents(store)).map((e) => e.id), [anEvent(A, 1).id])
+  })
+
+  s('an event reads back as the same JSON text, keys in their order: content events as contentEventData makes them, and other shapes', async ({ store }) => {
+    await store.createTenant(aTenant(A))
+    const category = aCategory(A, 'cat_1', { name: 'Nouvelles 日本' })
+    const item = aContent(A, 'cnt_1', 'cat_1', { tags: [{ id: 'tag_1', name: '子会社' }, { id: 'tag_2', name: 'a"b' }], published_at: null, summary: '\u0000é' })
+    const appended = [
+      anEvent(A, 1, { data: contentEventData(item, category) }),
+      anEvent(A, 2, { type: 'content.unpublished', data: { ...contentEventData(item, category), extra: 1 } }),
+      anEvent(A, 3),
+    ]
+    await store.transaction((tx) => tx.appendEvents(appended))
+    const read = await allEvents(store)
+    assert.equal(read.map((event) => JSON.stringify(event.data)), appended.map((event) => JSON.stringify(event.data)))
+    assert.is(JSON.stringify((await store.getEvent(A, anEvent(A, 1).id))?.data), JSON.stringify(appended[0]?.data))
   })
 
   s('scheduledThrough is per tenant, set in a transaction, and rolled back with it', async ({ store }) => {
