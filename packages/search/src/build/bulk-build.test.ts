@@ -91,8 +91,11 @@ async function oneByOne(ctx: World): Promise<TenantSearchIndex> {
 }
 
 function plain(snapshot: TenantSnapshot) {
-  const { postings, ...rest } = snapshot
-  return { ...rest, postings: postings.flatMap((piece) => Array.from(piece)) }
+  const { postings, docs, ...rest } = snapshot
+  const { json, ...columns } = docs
+  // Hint: typed arrays as arrays of strings (NaN, never visible, is not equal to itself), the items' JSON as one text.
+  const values = Object.fromEntries(Object.entries(columns).map(([key, value]) => [key, ArrayBuffer.isView(value) ? Array.from(value as Float64Array, String) : value]))
+  return { ...rest, docs: { ...values, json: Buffer.concat(json instanceof Uint8Array ? [json] : [...json]).toString() }, postings: postings.flatMap((piece) => Array.from(piece)) }
 }
 
 /** Every item of t1, as the store gives a build. */

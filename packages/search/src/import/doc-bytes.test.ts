@@ -17,17 +17,20 @@ const aDoc = fc.record({
   fields: fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.double({ noNaN: true }), fc.constant(null))),
 }) as fc.Arbitrary<SearchDocument>
 
-/** The pieces of `encoded` joined, as text. */
+/** The items of `encoded` read back: each one's JSON text (cut at `jsonEnds`), after checking the pieces and the columns. */
 const read = (bytes: DocBytes, order: Int32Array | null) => {
   const encoded = bytes.encoded(order)
-  const pieces = [...encoded.pieces()]
+  const pieces = [...(encoded.json instanceof Uint8Array ? [encoded.json] : encoded.json)]
   const joined = Buffer.concat(pieces)
-  assert.is(joined.length, encoded.byteLength, 'the length announced')
+  assert.is(joined.length, encoded.jsonBytes, 'the length announced')
   assert.ok(pieces.every((piece) => piece.length > 0), 'no empty piece')
-  return { count: encoded.count, text: joined.toString('utf8') }
+  const texts = Array.from(encoded.jsonEnds, (end, k) => joined.toString('utf8', k === 0 ? 0 : (encoded.jsonEnds[k - 1] ?? 0), end))
+  const ids = Array.from(encoded.idEnds, (end, k) => encoded.ids.slice(k === 0 ? 0 : (encoded.idEnds[k - 1] ?? 0), end))
+  assert.equal(ids, texts.map((text) => (JSON.parse(text) as SearchDocument).id), 'the ids column')
+  return { count: encoded.count, text: texts.join(',') }
 }
 
-test('the items read back, in any order, are the JSON of the snapshot header’s items: in memory and in a file', () => {
+test('the items read back, in any order, are the JSON of each item, with their ids: in memory and in a file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'frontdesk-doc-bytes-test-'))
   try {
     fc.assert(

@@ -1,6 +1,7 @@
 import type { SearchDocument } from '@frontdesk/core'
 import type { ByteSpill } from '../build/list-spill.ts'
-import type { EncodedDocs } from '../snapshots/snapshot-codec.ts'
+import type { DocColumns } from '../tenant/doc-table.ts'
+import { DocColumnsWriter } from '../tenant/doc-table.ts'
 
 /** Bytes per block of `DocBytes` (an item larger than that gets a block of its own). */
 const BLOCK = 1 << 20
@@ -8,11 +9,11 @@ const BLOCK = 1 << 20
 const ITEMS_PER_PIECE = 4096
 
 /**
- * An import's analysed items as the JSON their snapshot's header holds (`JSON.stringify` of
- * each, followed by a comma), appended in blocks to a `ByteSpill` as they come: ~320 bytes an
- * item in the page cache (a file) instead of ~600 bytes of objects in the heap, which a large
- * first import held until its snapshot was written, beside its postings. Read back once, in
- * the snapshot's order, as `EncodedDocs`.
+ * An import's analysed items as the JSON their snapshot holds (`JSON.stringify` of each),
+ * appended in blocks to a `ByteSpill` as they come: ~320 bytes an item in the page cache (a
+ * file) instead of ~600 bytes of objects in the heap, which a large first import held until
+ * its snapshot was written, beside its postings; their columns (see `DocColumns`) are
+ * collected beside. Read back once, in the snapshot's order.
  */
 export class DocBytes {
   readonly #spill: ByteSpill
@@ -23,6 +24,7 @@ export class DocBytes {
   /** Per item (by the number `add` answered), where its bytes start; the next item's start is its end. */
   #starts = new Float64Array(1024)
   #count = 0
+  readonly #columns = new DocColumnsWriter()
 
   constructor(spill: ByteSpill) {
     this.#spill = spill
@@ -35,8 +37,9 @@ export class DocBytes {
 
   /** Keeps the item's JSON; answers its number (0 for the first). */
   add(doc: SearchDocument): number {
-    const text = `${JSON.stringify(doc)},`
+    const text = JSON.stringify(doc)
     const length = Buffer.byteLength(text)
+    this.#columns.add(doc, length)
     if (this.#used + length > this.#block.length) {
       this.#flush()
       if (length > this.#block.length) this.#block = Buffer.allocUnsafe(length)
@@ -54,22 +57,20 @@ export class DocBytes {
 
   /**
    * The items `order` lists (by number; `null`: all, in the order added) as a snapshot's
-   * `docs`, read back from the spill as the snapshot is written. Call once, after the last
-   * `add`; the spill is closed once the pieces have all been read.
+   * `docs`, their JSON read back from the spill as the snapshot is written. Call once, after
+   * the last `add`; the spill is closed once the pieces have all been read.
    */
-  encoded(order: Int32Array | null): EncodedDocs {
+  encoded(order: Int32Array | null): DocColumns {
     this.#flush()
     this.#block = Buffer.alloc(0)
     const starts = this.#starts
-    const count = order === null ? this.#count : order.length
     let byteLength = 0
     if (order === null) byteLength = starts[this.#count] ?? 0
     else for (const n of order) byteLength += (starts[n + 1] ?? 0) - (starts[n] ?? 0)
     const spill = this.#spill
-    // Hint: every item is followed by a comma; the last one's is not the snapshot's.
     const pieces = function* (): Generator<Uint8Array> {
       try {
-        let left = byteLength - 1
+        let left = byteLength
         if (order === null) {
           for (let at = 0; left > 0; ) {
             const piece = Buffer.allocUnsafe(Math.min(4 * BLOCK, left))
@@ -93,13 +94,13 @@ export class DocBytes {
             spill.read(start, length, piece.subarray(at))
             at += length
           }
-          yield to === order.length ? piece.subarray(0, size - 1) : piece
+          yield piece
         }
       } finally {
         spill.close()
       }
     }
-    return { count, byteLength: count === 0 ? 0 : byteLength - 1, pieces }
+    return this.#columns.finish(order, { [Symbol.iterator]: pieces })
   }
 
   /** Lets the items go unread (closes the spill). */

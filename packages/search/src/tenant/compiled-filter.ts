@@ -1,5 +1,6 @@
 import type { FieldCondition, FieldOperators, SearchDocument } from '@frontdesk/core'
 import { matchesNarrowing, satisfiesOperators } from '@frontdesk/core'
+import type { DocsByNumber } from './doc-table.ts'
 import type { FieldColumn } from './field-columns.ts'
 
 /** One filter entry against the column of its fields. */
@@ -21,9 +22,9 @@ interface CompiledCondition {
  */
 export class CompiledFilter {
   readonly #conditions: CompiledCondition[]
-  readonly #docs: readonly (SearchDocument | undefined)[]
+  readonly #docs: DocsByNumber
 
-  constructor(filters: readonly FieldCondition[], columns: readonly FieldColumn[], docs: readonly (SearchDocument | undefined)[]) {
+  constructor(filters: readonly FieldCondition[], columns: readonly FieldColumn[], docs: DocsByNumber) {
     this.#docs = docs
     this.#conditions = filters.map((condition, i) => {
       const column = columns[i]
@@ -62,7 +63,7 @@ export class CompiledFilter {
   }
 
   #passesSlowly(condition: CompiledCondition, number: number): boolean {
-    const doc = this.#docs[number]
+    const doc = this.#docs.at(number)
     return doc !== undefined && matchesNarrowing(doc, { categoryId: null, tags: null, filters: [condition.condition] })
   }
 }

@@ -1,6 +1,8 @@
 import type { FieldCondition, FieldValue, SearchDocument, SearchSort } from '@frontdesk/core'
 import { searchComparator } from '@frontdesk/core'
 import { CompiledFilter } from './compiled-filter.ts'
+import type { DocsByNumber, StoredDocs } from './doc-table.ts'
+import { DocTable, parseValues } from './doc-table.ts'
 
 /** At most this many columns per tenant index (~4 bytes per item each); other fields are read from the items. */
 export const MAX_COLUMNS = 32
@@ -32,6 +34,30 @@ export class FieldColumn {
     this.fieldIds = fieldIds
     this.codes = new Int32Array(capacity)
     this.#dictionaries = fieldIds.map(() => new Map())
+  }
+
+  /**
+   * Records the values of the live items of `table` restored from a snapshot from its field
+   * columns, not parsing the items (the others' codes are left as they are: -1 for a new column).
+   */
+  fillStored(table: DocTable, stored: StoredDocs): void {
+    const numbers = new Int32Array(stored.count).fill(-1)
+    for (let number = 0; number < table.length; number++) {
+      const at = table.storedAt(number)
+      if (at >= 0 && table.has(number)) numbers[at] = number
+    }
+    for (let f = 0; f < this.fieldIds.length; f++) {
+      const section = stored.fields.find((field) => field.id === this.fieldIds[f])
+      if (section === undefined) continue
+      const values = parseValues(section)
+      for (let i = 0; i < section.docs.length; i++) {
+        const number = numbers[section.docs[i] ?? 0] ?? -1
+        const value = values[section.codes[i] ?? 0]
+        if (number < 0 || value === undefined) continue
+        if ((this.codes[number] ?? -1) >= 0) this.several.add(number)
+        else this.codes[number] = this.#code(f, value)
+      }
+    }
   }
 
   /** Records document `number`'s values (its arrays already large enough); `undefined`: a dead document. */
@@ -122,7 +148,7 @@ export class FieldColumns {
    * `undefined` when they would need more than `MAX_COLUMNS` columns (the caller then reads
    * the items). `docs` are the items by number, to fill a new column.
    */
-  compile(filters: readonly FieldCondition[], docs: readonly (SearchDocument | undefined)[]): CompiledFilter | undefined {
+  compile(filters: readonly FieldCondition[], docs: DocsByNumber): CompiledFilter | undefined {
     const columns: FieldColumn[] = []
     for (const condition of filters) {
       const column = this.column([...condition.byFieldId.keys()], docs)
@@ -133,18 +159,27 @@ export class FieldColumns {
   }
 
   /** The column of a sort by custom fields, or `undefined` beyond `MAX_COLUMNS`. */
-  sortColumn(sort: Extract<SearchSort, { kind: 'field' }>, docs: readonly (SearchDocument | undefined)[]): FieldColumn | undefined {
+  sortColumn(sort: Extract<SearchSort, { kind: 'field' }>, docs: DocsByNumber): FieldColumn | undefined {
     return this.column(sort.fieldIds, docs)
   }
 
-  /** The column of these fields (in this order), made when first asked for; `undefined` beyond `MAX_COLUMNS`. */
-  column(fieldIds: readonly string[], docs: readonly (SearchDocument | undefined)[]): FieldColumn | undefined {
+  /**
+   * The column of these fields (in this order), made when first asked for (a snapshot's items
+   * from its field columns, see `DocTable`); `undefined` beyond `MAX_COLUMNS`.
+   */
+  column(fieldIds: readonly string[], docs: DocsByNumber): FieldColumn | undefined {
     const key = fieldIds.join('\u0000')
     let column = this.#columns.get(key)
     if (column !== undefined) return column
     if (this.#columns.size >= MAX_COLUMNS) return undefined
     column = new FieldColumn(fieldIds, Math.max(1024, docs.length))
-    for (let number = 0; number < docs.length; number++) column.set(number, docs[number])
+    const stored = docs instanceof DocTable ? docs.stored : null
+    if (stored === null || !(docs instanceof DocTable)) for (let number = 0; number < docs.length; number++) column.set(number, docs.at(number))
+    else {
+      column.codes.fill(-1)
+      for (let number = 0; number < docs.length; number++) if (docs.storedAt(number) < 0) column.set(number, docs.at(number))
+      column.fillStored(docs, stored)
+    }
     this.#columns.set(key, column)
     return column
   }

@@ -1,4 +1,5 @@
 import type { SearchDocument } from '@frontdesk/core'
+import type { DocsByNumber } from './doc-table.ts'
 
 /**
  * `published_at` as a number in the order core sorts the strings (`null`, sorted as `''`,
@@ -16,7 +17,8 @@ export function publishedKey(publishedAt: string | null): number {
  * Each document's `publishedKey`, by document number, for sorts by publication date: a
  * typed array read per match instead of each match's object and a string comparison. Made
  * on the first such sort (a build or a restore does not pay for it), kept up to date as
- * documents are added and removed, dropped by `clear` (a compaction renumbers them).
+ * documents are added and removed, moved by `renumber` (a compaction), or restored from a
+ * snapshot's column.
  */
 export class PublishedKeys {
   #keys: Float64Array | null = null
@@ -24,11 +26,11 @@ export class PublishedKeys {
   #unkeyed = 0
 
   /** The keys of `docs` (by number; `undefined`: dead), made if need be; `null` while a live document has no key. */
-  keys(docs: readonly (SearchDocument | undefined)[]): Float64Array | null {
+  keys(docs: DocsByNumber): Float64Array | null {
     if (this.#keys === null) {
       this.#keys = new Float64Array(Math.max(1024, docs.length))
       for (let number = 0; number < docs.length; number++) {
-        const doc = docs[number]
+        const doc = docs.at(number)
         if (doc !== undefined) this.#set(number, doc)
       }
     }
@@ -51,10 +53,24 @@ export class PublishedKeys {
     if (this.#keys !== null && Number.isNaN(this.#keys[number] ?? 0)) this.#unkeyed--
   }
 
-  /** Drops the keys. */
-  clear(): void {
-    this.#keys = null
+  /** Takes the keys of the first `count` documents as a snapshot holds them (see `publishedKey`). */
+  restore(keys: Float64Array, count: number): void {
+    this.#keys = new Float64Array(Math.max(1024, count + (count >>> 3)))
+    this.#keys.set(keys.subarray(0, count))
     this.#unkeyed = 0
+    for (let number = 0; number < count; number++) if (Number.isNaN(keys[number] ?? 0)) this.#unkeyed++
+  }
+
+  /** Moves each live document's key to its new number (`renumber[old]`, -1: dead) once `length` documents are left. */
+  renumber(renumber: Int32Array, length: number): void {
+    const keys = this.#keys
+    if (keys === null) return
+    const moved = new Float64Array(Math.max(1024, length + (length >>> 3)))
+    for (let old = 0; old < renumber.length; old++) {
+      const number = renumber[old] ?? -1
+      if (number >= 0) moved[number] = keys[old] ?? 0
+    }
+    this.#keys = moved
   }
 
   #set(number: number, doc: SearchDocument): void {

@@ -1,12 +1,16 @@
 import type { ScoredDocument, SearchDocument, SearchQuery, SearchResult } from '@frontdesk/core'
-import { compareIds, matchesNarrowing, newestFirst, searchComparator } from '@frontdesk/core'
+import { compareIds, newestFirst, searchComparator } from '@frontdesk/core'
 import type { TermMatches } from '../matching/term-matcher.ts'
+import type { DocsByNumber } from './doc-table.ts'
 import { KeyedTop } from './keyed-top.ts'
 import { TopHits } from './top-hits.ts'
 
 /** What ranking a page needs of the index: its items by number, how far numbers follow ids, and their dates as numbers. */
 export interface RankedDocs {
-  docs: readonly (SearchDocument | undefined)[]
+  /** The items, and their ids and whether they are live without parsing an item a snapshot holds (see `DocTable`). */
+  docs: DocsByNumber & { id(number: number): string; has(number: number): boolean }
+  /** Whether a (live) document passes the query's narrowing (core's `matchesNarrowing`), asked when the page is `narrowed`. */
+  narrows: (number: number) => boolean
   /** Documents numbered below this have strictly increasing ids: among them, number order is id order. */
   ordered: number
   /** Each document's `publishedKey` by number (see `PublishedKeys`), `null`: compare the items' dates. */
@@ -14,13 +18,14 @@ export interface RankedDocs {
 }
 
 /** A matching item as the index ranks it: with its document number. */
-interface Hit extends ScoredDocument {
+interface Hit {
   number: number
+  score: number
 }
 
 /** `a` before `b` by id (negative), by number where numbers follow the ids (comparing strings is slower). */
 export function idOrder(ranked: RankedDocs, a: number, b: number): number {
-  return a < ranked.ordered && b < ranked.ordered ? a - b : compareIds(ranked.docs[a]?.id ?? '', ranked.docs[b]?.id ?? '')
+  return a < ranked.ordered && b < ranked.ordered ? a - b : compareIds(ranked.docs.id(a), ranked.docs.id(b))
 }
 
 /**
@@ -29,7 +34,7 @@ export function idOrder(ranked: RankedDocs, a: number, b: number): number {
  */
 export function newerOrder(ranked: RankedDocs, a: number, b: number): number {
   const keys = ranked.published
-  if (keys === null) return newestFirst(ranked.docs[a] ?? NO_DOC, ranked.docs[b] ?? NO_DOC)
+  if (keys === null) return newestFirst(ranked.docs.at(a) ?? NO_DOC, ranked.docs.at(b) ?? NO_DOC)
   const x = keys[a] ?? 0
   const y = keys[b] ?? 0
   return x === y ? idOrder(ranked, b, a) : x < y ? 1 : -1
@@ -62,30 +67,28 @@ export function relevancePage(matches: TermMatches, ranked: RankedDocs, query: S
       if (score < bar) continue
       const number = numbers[i] ?? 0
       if (score === bar && worst !== undefined && newerOrder(ranked, number, worst.number) >= 0) continue
-      const doc = docs[number]
-      if (doc === undefined) continue
-      top.push({ doc, score, number })
+      if (!docs.has(number)) continue
+      top.push({ score, number })
       worst = top.threshold
       if (worst !== undefined) bar = worst.score
     }
-    return { total: limited ? matches.total : length, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
+    return { total: limited ? matches.total : length, hits: top.sorted().slice(query.from).map(({ number, score }) => ({ id: docs.id(number), score })) }
   }
   // The worst kept candidate once `k` are kept: a candidate must beat it to be offered.
   let worst: Hit | undefined
   for (let i = 0; i < length; i++) {
     const number = numbers[i] ?? 0
-    const doc = docs[number]
-    if (doc === undefined || !matchesNarrowing(doc, query)) continue
+    if (!ranked.narrows(number)) continue
     total++
     const score = scores[i] ?? 0
     if (worst !== undefined && score <= worst.score) {
       if (score < worst.score) continue
       if (newerOrder(ranked, number, worst.number) >= 0) continue
     }
-    top.push({ doc, score, number })
+    top.push({ score, number })
     worst = top.threshold
   }
-  return { total, hits: top.sorted().slice(query.from).map(({ doc, score }) => ({ id: doc.id, score })) }
+  return { total, hits: top.sorted().slice(query.from).map(({ number, score }) => ({ id: docs.id(number), score })) }
 }
 
 /**
@@ -102,7 +105,7 @@ export function keyedPage(matches: TermMatches, ranked: RankedDocs, query: Searc
     const number = numbers[i] ?? 0
     top.offer(number, keyOf(number), scores[i] ?? 0)
   }
-  const hits = top.sorted().slice(query.from).map(({ doc, score }) => ({ id: ranked.docs[doc]?.id ?? '', score }))
+  const hits = top.sorted().slice(query.from).map(({ doc, score }) => ({ id: ranked.docs.id(doc), score }))
   return { total: length, hits }
 }
 
@@ -113,8 +116,10 @@ export function comparatorPage(matches: TermMatches, ranked: RankedDocs, query: 
   const scores = matches.scores
   let total = 0
   for (let i = 0; i < matches.length; i++) {
-    const doc = ranked.docs[numbers[i] ?? 0]
-    if (doc === undefined || (narrowed && !matchesNarrowing(doc, query))) continue
+    const number = numbers[i] ?? 0
+    if (narrowed && !ranked.narrows(number)) continue
+    const doc = ranked.docs.at(number)
+    if (doc === undefined) continue
     total++
     top.push({ doc, score: scores[i] ?? 0 })
   }

@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { REMEMBER_TERM_FROM } from '../matching/term-matcher.ts'
+import { decodeSnapshot, encodeSnapshot } from '../snapshots/snapshot-codec.ts'
 import { TenantSearchIndex } from './tenant-index.ts'
 
 /*
@@ -13,7 +14,9 @@ import { TenantSearchIndex } from './tenant-index.ts'
  * reference over core's rules, along random sequences of changes and searches: items written,
  * rewritten and removed (many at once too, so that common words pass REMEMBER_TERM_FROM and
  * the index compacts), categories switched off and on and their searched fields changed, time
- * going forwards and backwards, and the same search (or its terms) asked again. Every answer is compared in
+ * going forwards and backwards, the same search (or its terms) asked again, and restarts: an
+ * index replaced by the one its snapshot restores (its items then read from the snapshot's
+ * columns and bytes, see `DocTable`), the other one or both kept. Every answer is compared in
  * full. `FRONTDESK_FUZZ_RUNS` runs more sequences (default 40, seeded).
  */
 
@@ -79,6 +82,8 @@ type Op =
   | { kind: 'again' }
   /** The last search's terms with other filters, order, page or time. */
   | { kind: 'related'; query: SearchQuery }
+  /** The index with memos, the one without or both replaced by what their snapshots restore. */
+  | { kind: 'restart'; memo: boolean; plain: boolean }
 
 const operators = (values: readonly FieldValue[]): fc.Arbitrary<FieldOperators> =>
   fc.oneof(
@@ -92,6 +97,7 @@ const filter: fc.Arbitrary<FieldCondition> = fc.oneof(
   operators([0, 1, 2, 3, 4, 5]).map((ops) => ({ key: 'custom_price', byFieldId: new Map([['f_price', ops]]) })),
   operators(['a', 'b']).map((ops) => ({ key: 'custom_kind', byFieldId: new Map([['f_kind', ops]]) })),
   operators(['2025-01-01', '2025-01-03', '2025-01-05']).map((ops) => ({ key: 'custom_day', byFieldId: new Map([['f_day', ops]]) })),
+  operators(['a', 'b', 1, 3]).map((ops) => ({ key: 'custom_any', byFieldId: new Map<string, FieldOperators>([['f_kind', ops], ['f_price', ops]]) })),
 )
 const sort: fc.Arbitrary<SearchSort> = fc.constantFrom<SearchSort>(
   { kind: 'relevance' },
@@ -100,6 +106,8 @@ const sort: fc.Arbitrary<SearchSort> = fc.constantFrom<SearchSort>(
   { kind: 'published_at', direction: 'desc' },
   { kind: 'field', fieldIds: ['f_price'], direction: 'asc' },
   { kind: 'field', fieldIds: ['f_kind'], direction: 'desc' },
+  // Hint: shop items hold both: one column over two fields (its items holding several).
+  { kind: 'field', fieldIds: ['f_price', 'f_kind'], direction: 'asc' },
 )
 const query: fc.Arbitrary<SearchQuery> = fc.record({
   terms: fc.constantFrom(...QUERIES).map(parseQueryTerms),
@@ -120,7 +128,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: query.map((q) => ({ kind: 'search' as const, query: q })) },
   { weight: 3, arbitrary: fc.constant({ kind: 'again' as const }) },
   { weight: 4, arbitrary: query.map((q) => ({ kind: 'related' as const, query: q })) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('restart' as const), memo: fc.boolean(), plain: fc.boolean() }) },
 )
+
+/** What `index`'s snapshot restores, through the bytes of the file. */
+function restarted(index: TenantSearchIndex, categories: Map<string, CategoryRecord>, memo: boolean): TenantSearchIndex {
+  const decoded = decodeSnapshot(new Uint8Array(Buffer.concat(encodeSnapshot('1', index.toSnapshot()))))
+  if (decoded === null) throw new Error('the snapshot did not decode')
+  return new TenantSearchIndex([...categories.values()], decoded.tenant, { memo })
+}
 
 /** CONTRACT §5 term semantics by brute force, over the item's searched texts (core's `searchedTexts`): how many of the terms the item matches. */
 function termsMatch(record: ContentRecord, category: CategoryRecord | undefined, terms: readonly QueryTerm[]): number {
@@ -171,12 +187,12 @@ function check(result: SearchResult, plain: SearchResult, expected: ContentRecor
   }
 }
 
-test('over random sequences of changes and searches, every answer with memos equals the answer without them and core\'s rules', () => {
+test('over random sequences of changes, searches and restarts from snapshots, every answer with memos equals the answer without them and core\'s rules', () => {
   fc.assert(
     fc.property(fc.nat(3), fc.array(op, { minLength: 5, maxLength: 40 }), (version, ops) => {
       const categories = new Map(CATEGORY_IDS.map((id) => [id as string, categoryOf(id, true, true)]))
-      const memo = new TenantSearchIndex([...categories.values()])
-      const plain = new TenantSearchIndex([...categories.values()], undefined, { memo: false })
+      let memo = new TenantSearchIndex([...categories.values()])
+      let plain = new TenantSearchIndex([...categories.values()], undefined, { memo: false })
       const items = new Map<string, ContentRecord>()
       // The category each item was indexed with (its searched custom text follows it).
       const indexedWith = new Map<string, CategoryRecord | undefined>()
@@ -199,7 +215,13 @@ test('over random sequences of changes and searches, every answer with memos equ
         else if (o.kind === 'bulk') for (let n = o.from; n < o.from + o.count; n++) put(itemOf(n, o.version))
         else if (o.kind === 'remove') remove(itemOf(o.n, 0).id)
         else if (o.kind === 'removeMany') for (let n = o.from; n < o.from + o.count; n++) remove(itemOf(n, 0).id)
-        else if (o.kind === 'category') {
+        else if (o.kind === 'restart') {
+          // Hint: a snapshot is taken of both (it compacts the index, which the other must do too for equal scores).
+          const memoAgain = restarted(memo, categories, true)
+          const plainAgain = restarted(plain, categories, false)
+          if (o.memo) memo = memoAgain
+          if (o.plain) plain = plainAgain
+        } else if (o.kind === 'category') {
           const before = categories.get(o.id)
           const after = categoryOf(o.id, o.active, o.noteSearched)
           categories.set(o.id, after)

@@ -5,6 +5,8 @@ import type { InvertedIndexData } from '../matching/inverted-index.ts'
 import { InvertedIndex } from '../matching/inverted-index.ts'
 import type { DocFilter, Eligibility, TermMatches } from '../matching/term-matcher.ts'
 import { TermMatcher } from '../matching/term-matcher.ts'
+import type { DocColumns, StoredDocs } from './doc-table.ts'
+import { DocColumnsWriter, DocTable } from './doc-table.ts'
 import { EligibleBits } from './eligible-bits.ts'
 import { FieldColumns } from './field-columns.ts'
 import { PublishedKeys } from './published-keys.ts'
@@ -13,13 +15,13 @@ import { comparatorPage, keyedPage, relevancePage } from './rank-page.ts'
 import { SearchMemory } from './search-memory.ts'
 
 /** Changes whenever what this file puts in the index or its snapshot changes: older snapshots are then rebuilt. */
-export const INDEX_FORMAT = 4
+export const INDEX_FORMAT = 5
 
-/** A tenant index as plain data (JSON-safe) and its postings, for a snapshot file (see `toSnapshot`). */
+/** A tenant index as plain data (JSON-safe), its items' columns and its postings, for a snapshot file (see `toSnapshot`). */
 export interface TenantSnapshot {
   categories: CategoryRecord[]
   /** The live items, in document-number order. */
-  docs: SearchDocument[]
+  docs: DocColumns
   index: InvertedIndexData
   /** Every term's postings in term id order, in one or more pieces (read back as one). */
   postings: Uint32Array[]
@@ -50,17 +52,16 @@ export class TenantSearchIndex {
   readonly #index: InvertedIndex
   readonly #matcher: TermMatcher
   readonly #categories = new Map<string, CategoryRecord>()
-  readonly #numbers = new Map<string, number>()
-  /** By document number; `undefined` once dead. */
-  #docs: (SearchDocument | undefined)[] = []
+  /** The items by document number (see `DocTable`: those of a snapshot are parsed when first needed). */
+  #docs: DocTable
   /** By document number: core's `visibleSince` of the item (ms; NaN for never, and for a dead one). */
   #visibleFrom = new Float64Array(1024)
   /** By document number: the item's category, numbered by `#categoryNumbers`. */
   #categoryOf = new Uint32Array(1024)
   readonly #categoryNumbers = new Map<string, number>()
-  /** `published_at` by document number, as numbers that sort as the strings do (made on first use; not in snapshots). */
+  /** `published_at` by document number, as numbers that sort as the strings do (restored from a snapshot, else made on first use). */
   readonly #published = new PublishedKeys()
-  /** Custom-field values by document number, for filters and sorts (made on first use; not in snapshots). */
+  /** Custom-field values by document number, for filters and sorts (made on first use, from a snapshot's columns for its items). */
   readonly #columns = new FieldColumns()
   #dead = 0
   /**
@@ -78,26 +79,60 @@ export class TenantSearchIndex {
   /** Changes with every item added, removed or renumbered: what the matcher remembers is valid for one version. */
   #version = 0
 
-  /** An empty index knowing the tenant's categories, or one restored from `toSnapshot()` data. */
-  constructor(categories: readonly CategoryRecord[], restored?: Omit<TenantSnapshot, 'categories'>, options: TenantIndexOptions = {}) {
+  /** An empty index knowing the tenant's categories, or one restored from `toSnapshot()` data (or a bulk build's, its items as objects). */
+  constructor(categories: readonly CategoryRecord[], restored?: Omit<TenantSnapshot, 'categories' | 'docs'> & { docs: DocColumns | SearchDocument[] }, options: TenantIndexOptions = {}) {
     this.#memo = options.memo ?? true
     for (const category of categories) this.#categories.set(category.id, category)
     this.#index = restored === undefined ? new InvertedIndex() : new InvertedIndex({ data: restored.index, postings: joined(restored.postings) })
     this.#matcher = new TermMatcher(this.#index, this.#memo, (id) => this.#heldBy(id))
     this.#eligibility = new EligibleBits(this.#memo)
-    for (const doc of restored?.docs ?? []) this.#addDoc(doc)
+    const stored = restored === undefined || restored.docs instanceof Array ? null : storedDocs(restored.docs)
+    this.#docs = new DocTable(stored)
+    if (stored !== null) this.#restoreColumns(stored)
+    else if (restored?.docs instanceof Array) for (const doc of restored.docs) this.#addDoc(doc)
   }
 
   /** The index as plain data and a buffer, to restore with the constructor. */
   toSnapshot(): TenantSnapshot {
     this.#compact()
     const { data, chunks } = this.#index.toChunks()
-    return { categories: [...this.#categories.values()], docs: this.#docs.filter((doc) => doc !== undefined), index: data, postings: chunks }
+    const writer = new DocColumnsWriter()
+    const encoder = new TextEncoder()
+    const json: Uint8Array[] = []
+    const stored = this.#docs.stored
+    // The stored items' bytes one after the other in the snapshot's block, as one view (not one per item).
+    let run: [number, number] | null = null
+    const endRun = () => {
+      if (run !== null && stored !== null) json.push(stored.json.subarray(run[0], run[1]))
+      run = null
+    }
+    for (let number = 0; number < this.#docs.length; number++) {
+      const at = this.#docs.storedAt(number)
+      if (at >= 0 && stored !== null) {
+        // Hint: a snapshot's item is copied as its bytes and columns, never parsed.
+        writer.addStored(stored, at)
+        const start = at === 0 ? 0 : (stored.jsonEnds[at - 1] ?? 0)
+        if (run === null || run[1] !== start) {
+          endRun()
+          run = [start, start]
+        }
+        run[1] = stored.jsonEnds[at] ?? 0
+        continue
+      }
+      endRun()
+      const doc = this.#docs.at(number)
+      if (doc === undefined) continue
+      const bytes = encoder.encode(JSON.stringify(doc))
+      writer.add(doc, bytes.length)
+      json.push(bytes)
+    }
+    endRun()
+    return { categories: [...this.#categories.values()], docs: writer.finish(null, json), index: data, postings: chunks }
   }
 
   /** Number of items indexed (any status). */
   get size(): number {
-    return this.#numbers.size
+    return this.#docs.live
   }
 
   /** The category as last seen, or `undefined`. */
@@ -134,22 +169,23 @@ export class TenantSearchIndex {
 
   /** Removes an item (no-op when absent). */
   remove(id: string): void {
-    const doc = this.#numbers.get(id)
+    const doc = this.#docs.numberOf(id)
     if (doc === undefined) return
     this.#version++
-    this.#numbers.delete(id)
     this.#published.remove(doc)
-    this.#docs[doc] = undefined
+    this.#docs.remove(doc)
     this.#visibleFrom[doc] = Number.NaN
     this.#dead++
     // Dead postings cost memory and scanning time: drop them once they are a quarter of all.
-    if (this.#dead > 1000 && this.#dead > this.#numbers.size / 4) this.#compact()
+    if (this.#dead > 1000 && this.#dead > this.#docs.live / 4) this.#compact()
   }
 
   /** Ids of the indexed items of a category. */
   idsInCategory(categoryId: string): string[] {
     const ids: string[] = []
-    for (const doc of this.#docs) if (doc !== undefined && doc.category_id === categoryId) ids.push(doc.id)
+    const wanted = this.#categoryNumbers.get(categoryId)
+    if (wanted === undefined) return ids
+    for (let doc = 0; doc < this.#docs.length; doc++) if (this.#categoryOf[doc] === wanted && this.#docs.has(doc)) ids.push(this.#docs.id(doc))
     return ids
   }
 
@@ -188,17 +224,19 @@ export class TenantSearchIndex {
     if (eligible === null) return []
     const docs = this.#docs.length
     const matches = this.#matcher.match(terms, docs, docs, { bits: eligible, filter: null }, this.#version, 0)
-    const found: { doc: number; item: SearchDocument }[] = []
+    const found: number[] = []
     for (let i = 0; i < matches.length; i++) {
       const doc = matches.docs[i] ?? 0
-      const item = this.#docs[doc]
-      if (item !== undefined) found.push({ doc, item })
+      if (this.#docs.has(doc)) found.push(doc)
     }
-    if (found.length <= PHRASE_CANDIDATE_LIMIT) return found
-    // Newest first, as core's rule says; by the numeric keys of the dates when every date has one (see `PublishedKeys`; kept only with memos).
-    const keys = this.#memo ? this.#published.keys(this.#docs) : null
-    found.sort(keys === null ? (a, b) => newestFirst(a.item, b.item) : (a, b) => (keys[b.doc] ?? 0) - (keys[a.doc] ?? 0) || compareIds(b.item.id, a.item.id))
-    return found.slice(0, PHRASE_CANDIDATE_LIMIT)
+    if (found.length > PHRASE_CANDIDATE_LIMIT) {
+      // Newest first, as core's rule says; by the numeric keys of the dates when every date has one (see `PublishedKeys`; kept only with memos), not parsing a snapshot's items.
+      const keys = this.#memo ? this.#published.keys(this.#docs) : null
+      const docs = this.#docs
+      found.sort(keys === null ? (a, b) => newestFirst(docs.at(a) ?? NO_DOC, docs.at(b) ?? NO_DOC) : (a, b) => (keys[b] ?? 0) - (keys[a] ?? 0) || compareIds(docs.id(b), docs.id(a)))
+      found.length = PHRASE_CANDIDATE_LIMIT
+    }
+    return found.map((doc) => ({ doc, item: this.#docs.at(doc) ?? NO_DOC }))
   }
 
   /** How many live items hold index term `id`: its postings, less those of dead documents while there are some. */
@@ -234,22 +272,19 @@ export class TenantSearchIndex {
    */
   #search(query: SearchQuery, bits: Uint32Array): SearchResult {
     // Field filters from the columns when they can, applied by the matcher with the eligibility
-    // bits; tag filters (and fields beyond the columns' cap) from the items.
+    // bits; tag filters (and fields beyond the columns' cap) by `#narrows`.
     const filter = query.filters.length > 0 && this.#memo ? (this.#columns.compile(query.filters, this.#docs) ?? null) : null
     const narrowed = query.tags !== null || (query.filters.length > 0 && filter === null)
     const all = this.#page(query, { bits, filter }, narrowed, false)
     if (all.total > 0 || query.terms.length < 2) return all
     // Hint: the narrowing goes into the matcher's filter here, so that "most" counts only items it lets through.
-    const docs = this.#docs
-    const narrowing: DocFilter | null = !narrowed
-      ? filter
-      : { passes: (doc) => (filter === null || filter.passes(doc)) && docs[doc] !== undefined && matchesNarrowing(docs[doc], query) }
+    const narrowing: DocFilter | null = !narrowed ? filter : { passes: (doc) => (filter === null || filter.passes(doc)) && this.#narrows(doc, query, filter) }
     return this.#page(query, { bits, filter: narrowing }, false, true)
   }
 
   /** One page of the items matching every term (`most`: the most terms), filtered by `eligible`, then by the query's narrowing when `narrowed`. */
   #page(query: SearchQuery, eligible: Eligibility, narrowed: boolean, most: boolean): SearchResult {
-    const ranked: RankedDocs = { docs: this.#docs, ordered: this.#ordered, published: null }
+    const ranked: RankedDocs = { docs: this.#docs, ordered: this.#ordered, published: null, narrows: (doc) => this.#narrows(doc, query, eligible.filter) }
     const sort = query.sort
     if (sort.kind === 'relevance') {
       // Ranked by score with nothing left to drop: the matcher hands over only the matches that may make the page; ties newest first, by the dates' numeric keys.
@@ -275,6 +310,21 @@ export class TenantSearchIndex {
     return comparatorPage(matches, ranked, query, narrowed)
   }
 
+  /**
+   * Whether live document `doc` passes the query's category, tags and field filters (core's
+   * `matchesNarrowing`), the tags from a snapshot's columns and the filters left to the item
+   * only when no compiled `filter` took them (the matcher applies it), so that a snapshot's
+   * items are parsed only for filters the columns could not take.
+   */
+  #narrows(doc: number, query: SearchQuery, filter: DocFilter | null): boolean {
+    if (!this.#docs.has(doc)) return false
+    if (query.categoryId !== null && this.#categoryOf[doc] !== this.#categoryNumbers.get(query.categoryId)) return false
+    if (query.tags !== null && !this.#docs.hasTag(doc, query.tags)) return false
+    if (query.filters.length === 0 || filter !== null) return true
+    const item = this.#docs.at(doc)
+    return item !== undefined && matchesNarrowing(item, query)
+  }
+
   /** `bits` (not changed: they may be remembered) less the documents matching any of `excluded` (`-word`). */
   #without(excluded: readonly QueryTerm[], bits: Uint32Array): Uint32Array {
     const kept = bits.slice()
@@ -295,52 +345,93 @@ export class TenantSearchIndex {
   }
 
   #addDoc(doc: SearchDocument): number {
-    const number = this.#docs.length
-    this.#docs.push(doc)
-    this.#numbers.set(doc.id, number)
+    const number = this.#docs.add(doc)
     if (number === this.#ordered && (number === 0 || this.#lastOrderedId < doc.id)) {
       this.#ordered++
       this.#lastOrderedId = doc.id
     }
-    if (number >= this.#visibleFrom.length) {
-      const grown = new Float64Array(this.#visibleFrom.length * 2)
-      grown.set(this.#visibleFrom)
-      this.#visibleFrom = grown
-      const categories = new Uint32Array(grown.length)
-      categories.set(this.#categoryOf)
-      this.#categoryOf = categories
-    }
+    if (number >= this.#visibleFrom.length) this.#grow(this.#visibleFrom.length * 2)
     this.#visibleFrom[number] = visibleSince(doc)
     this.#published.add(number, doc)
-    let category = this.#categoryNumbers.get(doc.category_id)
-    if (category === undefined) {
-      category = this.#categoryNumbers.size
-      this.#categoryNumbers.set(doc.category_id, category)
-    }
-    this.#categoryOf[number] = category
+    this.#categoryOf[number] = this.#categoryNumber(doc.category_id)
     this.#columns.add(number, doc, this.#visibleFrom.length)
     return number
   }
 
-  /** Drops dead items: renumbers the live ones (in order) and their postings. */
+  #categoryNumber(categoryId: string): number {
+    let category = this.#categoryNumbers.get(categoryId)
+    if (category === undefined) {
+      category = this.#categoryNumbers.size
+      this.#categoryNumbers.set(categoryId, category)
+    }
+    return category
+  }
+
+  /** Makes the by-number arrays `capacity` long. */
+  #grow(capacity: number): void {
+    const grown = new Float64Array(capacity)
+    grown.set(this.#visibleFrom.subarray(0, Math.min(capacity, this.#visibleFrom.length)))
+    this.#visibleFrom = grown
+    const categories = new Uint32Array(capacity)
+    categories.set(this.#categoryOf.subarray(0, Math.min(capacity, this.#categoryOf.length)))
+    this.#categoryOf = categories
+  }
+
+  /** What the index keeps of a snapshot's items, from its columns (its items themselves are left as bytes: see `DocTable`). */
+  #restoreColumns(docs: StoredDocs): void {
+    const count = docs.count
+    this.#grow(Math.max(1024, count + (count >>> 3)))
+    this.#visibleFrom.set(docs.visibleFrom)
+    const numbers = docs.categoryIds.map((id) => this.#categoryNumber(id))
+    const categoryOf = this.#categoryOf
+    for (let doc = 0; doc < count; doc++) categoryOf[doc] = numbers[docs.categoryOf[doc] ?? 0] ?? 0
+    this.#published.restore(docs.published, count)
+    this.#ordered = docs.ordered
+    this.#lastOrderedId = docs.ordered === 0 ? '' : this.#docs.id(docs.ordered - 1)
+  }
+
+  /** Drops dead items: renumbers the live ones (in order) and their postings, not parsing a snapshot's items. */
   #compact(): void {
     if (this.#dead === 0) return
     this.#version++
-    const renumber = new Int32Array(this.#docs.length).fill(-1)
-    const docs = this.#docs
-    this.#docs = []
+    const length = this.#docs.length
+    const renumber = this.#docs.compact()
+    const keys = this.#published
+    keys.renumber(renumber, this.#docs.length)
+    const visibleFrom = this.#visibleFrom
+    const categoryOf = this.#categoryOf
+    this.#visibleFrom = new Float64Array(Math.max(1024, this.#docs.length + (this.#docs.length >>> 3)))
+    this.#categoryOf = new Uint32Array(this.#visibleFrom.length)
     this.#ordered = 0
     this.#lastOrderedId = ''
-    this.#numbers.clear()
+    let runs = true
+    for (let old = 0; old < length; old++) {
+      const doc = renumber[old] ?? -1
+      if (doc < 0) continue
+      this.#visibleFrom[doc] = visibleFrom[old] ?? Number.NaN
+      this.#categoryOf[doc] = categoryOf[old] ?? 0
+      if (runs) {
+        const id = this.#docs.id(doc)
+        if (doc === 0 || this.#lastOrderedId < id) {
+          this.#ordered++
+          this.#lastOrderedId = id
+        } else runs = false
+      }
+    }
     this.#columns.clear()
     this.#dead = 0
-    this.#published.clear()
-    docs.forEach((doc, old) => {
-      if (doc !== undefined) renumber[old] = this.#addDoc(doc)
-    })
     this.#index.compact(renumber)
   }
 }
+
+/** `docs` as restored columns: their items' JSON as one block (what `decodeSnapshot` gives). */
+function storedDocs(docs: DocColumns): StoredDocs {
+  if (!(docs.json instanceof Uint8Array)) throw new Error("A restored index needs its items' JSON as one block")
+  return docs as StoredDocs
+}
+
+/** Stands for an item that is not there (never: the numbers asked for are live). */
+const NO_DOC: SearchDocument = { id: '', category_id: '', status: 'draft', published_at: null, tags: [], fields: {} }
 
 /** What the index keeps of an item beside its postings. */
 export function searchDocumentOf(record: ContentRecord): SearchDocument {
