@@ -245,7 +245,7 @@ export class TenantSearchIndex {
     if (this.#dead === 0) return length
     const docs = this.#docs
     let held = 0
-    for (let i = 0; i < length; i++) if (docs[(list[i] ?? 0) >>> 8] !== undefined) held++
+    for (let i = 0; i < length; i++) if (docs.has((list[i] ?? 0) >>> 8)) held++
     return held
   }
 
