@@ -3,7 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { foldKanaCode, isTermBreakAt, normalizeTerm, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { Token } from './analyzer.ts'
-import { FragmentSource, fragmentsIn, highlightFragments, highlightText, highlightWork, MatchText, matchSpans } from './highlight.ts'
+import { FragmentSource, fragmentsIn, highlightFragments, highlightText, highlightWork, MatchText, matchSpans, occurrencesIn } from './highlight.ts'
 import type { Span } from './highlight.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { parseQueryTerms, wordMatches } from './query-terms.ts'
@@ -70,6 +70,32 @@ test('spans from the stretches around the query are the spans of the whole text'
       assert.equal(matchSpans(t, terms), referenceSpans(t, terms), `${JSON.stringify(t)} / ${q}`)
     }),
     { numRuns: 4000 },
+  )
+})
+
+test('one query highlighting many texts (the items of a search) marks each as a query made for it alone', () => {
+  fc.assert(
+    fc.property(fc.array(text, { minLength: 2, maxLength: 6 }), query, (texts, q) => {
+      const terms = parseQueryTerms(q)
+      for (const t of texts) assert.equal(matchSpans(t, terms), matchSpans(t, parseQueryTerms(q)), `${JSON.stringify(t)} / ${q}`)
+    }),
+    { numRuns: 1000 },
+  )
+})
+
+test('every place of a needle in a text is found, long needles repeating themselves or not', () => {
+  const unit = fc.constantFrom('a', 'b', 'ab', 'aab', 'ア', 'アー')
+  const word = fc.array(unit, { minLength: 1, maxLength: 12 }).map((units) => units.join(''))
+  fc.assert(
+    fc.property(fc.array(word, { maxLength: 30 }).map((words) => words.join('')), word, fc.integer({ min: 1, max: 4 }), (t, needle, times) => {
+      const n = needle.repeat(times)
+      const places: number[] = []
+      for (let at = 0; at + n.length <= t.length; at++) if (t.startsWith(n, at)) places.push(at)
+      const found: number[] = []
+      occurrencesIn(t, n, found)
+      assert.equal(found, places, `${t} / ${n}`)
+    }),
+    { numRuns: 3000 },
   )
 })
 

@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { foldKanaCode, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
+import { foldKanaCode, isTermBreak, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { stemOf, stemRoot, wordMatches } from './query-terms.ts'
 
@@ -116,71 +116,105 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
   const text = source.text
   if (terms.length === 0 || text === '') return []
   const normalized = source.normalized
+  const plan = planOf(terms)
   const spans: Span[] = []
   let tokens: Token[]
+  let tokenized = terms
   if (normalized === null) tokens = tokenize(text)
   else {
     // A word may match the joined form of a compound (`covid19` in `COVID-19`): looked for in the text without its joiners.
-    let words = false
-    let cjk = false
-    // Whether a CJK term's needles hold katakana (see `Needles`).
-    let kana = false
-    for (const term of terms) {
-      if (term.kind === 'word') words = true
-      else {
-        cjk = true
-        kana ||= needlesOf(term).kana
-      }
-    }
-    const joined = words ? source.joined : null
+    const joined = plan.words.length > 0 ? source.joined : null
     // CJK needles are looked for in the text with its kana folded (as the query's are), words in the text itself.
-    const folded = kana ? source.folded(normalized) : normalized
-    const joinedOnly = joined === null ? [] : terms.filter((term) => term.kind === 'word' && joined.includes(term.term) && !occursIn(normalized, folded, term))
+    const folded = plan.kana ? source.folded(normalized) : normalized
+    const joinedOnly = joined === null ? [] : plan.words.filter((term) => joined.includes(term.term) && !occursIn(normalized, folded, term))
     // Most texts of a hit hold none of the terms (a word found in the title only): skip them.
     // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
     if (joinedOnly.length === 0 && !terms.some((term) => occursIn(normalized, folded, term))) return []
     // CJK terms of plain characters are found as substrings; only the others need the text's tokens.
-    const tokenized: QueryTerm[] = []
     // Hint: a run joined across katakana separators has bigrams that are no substrings of the text.
-    const separated = cjk && source.separated(normalized)
-    for (const term of terms) {
-      if (term.kind === 'cjk' && !separated && isPlainRun(term)) for (const span of cjkSpansIn(folded, term)) spans.push(span)
-      else tokenized.push(term)
+    if (plan.plainRuns.length > 0 && !source.separated(normalized)) {
+      for (const term of plan.plainRuns) for (const span of cjkSpansIn(folded, term)) spans.push(span)
+      tokenized = plan.others
     }
     if (tokenized.length === 0) return mergeSpans(withLongVowels(text, spans))
-    terms = tokenized
-    tokens = tokensAround(normalized, folded, terms, joinedOnly.map((term) => (term.kind === 'word' ? String.fromCodePoint(term.term.codePointAt(0) ?? 0) : '')))
+    tokens = tokensAround(normalized, folded, tokenized, joinedOnly.map((term) => String.fromCodePoint(term.term.codePointAt(0) ?? 0)))
   }
-  const words = terms.filter((term) => term.kind === 'word')
-  const [word] = words
+  const words = plan.words
+  const word = words[0]
   if (words.length === 1 && word !== undefined) {
-    for (const token of tokens) if (!token.cjk && wordMatches(word, token.term)) spans.push({ start: token.start, end: token.end })
+    for (const token of tokens) if (!token.cjk && wordMatches(word, token.term, plan.stemOf)) spans.push({ start: token.start, end: token.end })
     work += tokens.length
   } else if (words.length > 1) {
-    // Hint: each distinct word of the text tried once against the query's words, and stemmed once (a text repeats its words; a query may hold a hundred).
-    const stems = new Map<string, string | null>()
-    const stemOfToken = (text: string): string | null => {
-      let stem = stems.get(text)
-      if (stem === undefined) {
-        stem = stemOf(text)
-        stems.set(text, stem)
-      }
-      return stem
-    }
-    const matched = new Map<string, boolean>()
+    // Hint: each distinct word of the texts tried once against the query's words, and stemmed once (texts repeat their words; a query may hold a hundred).
+    const matched = plan.matched
     for (const token of tokens) {
       if (token.cjk) continue
       let matches = matched.get(token.term)
       if (matches === undefined) {
-        matches = words.some((term) => wordMatches(term, token.term, stemOfToken))
+        matches = words.some((term) => wordMatches(term, token.term, plan.stemOf))
         matched.set(token.term, matches)
         work += words.length
       }
       if (matches) spans.push({ start: token.start, end: token.end })
     }
   }
-  for (const term of terms) if (term.kind === 'cjk') for (const span of cjkSpans(tokens, term)) spans.push(span)
+  for (const term of tokenized) if (term.kind === 'cjk') for (const span of cjkSpans(tokens, term)) spans.push(span)
   return mergeSpans(withLongVowels(text, spans))
+}
+
+type WordTerm = Extract<QueryTerm, { kind: 'word' }>
+type CjkTerm = Extract<QueryTerm, { kind: 'cjk' }>
+
+/** What `spansIn` needs to know of a query's terms, found once for all the texts it highlights. */
+interface TermsPlan {
+  words: WordTerm[]
+  /** Whether a CJK term's needles hold katakana (see `Needles`). */
+  kana: boolean
+  /** The CJK terms found as substrings (`isPlainRun`) where the text has no separated katakana… */
+  plainRuns: CjkTerm[]
+  /** …and the other terms (every word among them), matched over tokens. */
+  others: QueryTerm[]
+  /** Whether a text's word matches any of `words`, by the word: texts repeat their words. */
+  matched: Map<string, boolean>
+  /** `stemOf` of the texts' words, remembered for these terms' texts. */
+  stemOf: (word: string) => string | null
+}
+
+/** At most this many of the texts' words remembered by a plan (then forgotten: a simple bound). */
+const MAX_PLAN_WORDS = 50_000
+
+// Hint: per terms array (a search's terms are made once per request and dropped after it; its items' texts share the plan).
+const PLANS = new WeakMap<readonly QueryTerm[], TermsPlan>()
+
+/** The plan of `terms` (see `TermsPlan`). */
+function planOf(terms: readonly QueryTerm[]): TermsPlan {
+  let plan = PLANS.get(terms)
+  if (plan === undefined) {
+    const words: WordTerm[] = []
+    const plainRuns: CjkTerm[] = []
+    const others: QueryTerm[] = []
+    let kana = false
+    for (const term of terms) {
+      if (term.kind === 'word') words.push(term)
+      else kana ||= needlesOf(term).kana
+      if (term.kind === 'cjk' && isPlainRun(term)) plainRuns.push(term)
+      else others.push(term)
+    }
+    const stems = new Map<string, string | null>()
+    const stemOfWord = (word: string): string | null => {
+      let stem = stems.get(word)
+      if (stem === undefined) {
+        stem = stemOf(word)
+        if (stems.size >= MAX_PLAN_WORDS) stems.clear()
+        stems.set(word, stem)
+      }
+      return stem
+    }
+    plan = { words, kana, plainRuns, others, matched: new Map(), stemOf: stemOfWord }
+    PLANS.set(terms, plan)
+  }
+  if (plan.matched.size >= MAX_PLAN_WORDS) plan.matched.clear()
+  return plan
 }
 
 const JOINERS = /[-./_]/g
@@ -357,14 +391,17 @@ function tokensAround(normalized: string, folded: string, terms: readonly QueryT
     // The stretch around `at`, and whether it is only ASCII letters, digits and `_` (lower case here).
     let plain = true
     let from = at
+    // Hint: most code units are no break of any kind (`isTermBreak`): only the others are looked at in their context.
     for (; from > done; from--) {
-      if (isTermBreakAt(normalized, from - 1)) break
-      plain &&= isPlainWordChar(normalized.charCodeAt(from - 1))
+      const code = normalized.charCodeAt(from - 1)
+      if (isTermBreak(code) && isTermBreakAt(normalized, from - 1)) break
+      plain &&= isPlainWordChar(code)
     }
     let to = at
     for (; to < normalized.length; to++) {
-      if (isTermBreakAt(normalized, to)) break
-      plain &&= isPlainWordChar(normalized.charCodeAt(to))
+      const code = normalized.charCodeAt(to)
+      if (isTermBreak(code) && isTermBreakAt(normalized, to)) break
+      plain &&= isPlainWordChar(code)
     }
     // Hint: a plain stretch is one word (as the analyzer's expression reads it).
     if (!plain) tokenizeStretch(normalized, from, to, tokens)
@@ -425,7 +462,10 @@ function needlesOf(term: QueryTerm): Needles {
       }
       if (term.stem !== null) gate.push(stemRoot(term.stem))
       if (term.joined !== null) gate.push(String.fromCodePoint(term.joined.codePointAt(0) ?? 0))
-      needles = { gate, around: [...new Set(gate)].filter((needle) => needle !== ''), pairs: null, kana: false }
+      // Hint: a needle holding another one finds nothing more (the word itself holds its stem's root, mostly): looked for, it would only cost a pass over the text.
+      const distinct = [...new Set(gate)].filter((needle) => needle !== '')
+      const around = distinct.filter((needle) => !distinct.some((other) => other !== needle && needle.includes(other)))
+      needles = { gate: around, around, pairs: null, kana: false }
     }
     NEEDLES.set(term, needles)
   }
@@ -590,24 +630,31 @@ function pairsIn(text: string, pairs: ReadonlySet<number>, into: number[] | null
   return found
 }
 
-/** Needles up to this long are looked for again after each place found; longer ones in one pass (`occurrencesIn`). */
+/** Needles up to this long are looked for again after each place found; longer ones as `occurrencesIn` says. */
 const SHORT_NEEDLE = 8
 
 /**
- * Pushes every place `needle` stands in `text` onto `into`, overlapping ones too, in order: a
- * long needle in one Knuth–Morris–Pratt pass, not an `indexOf` from every place found, which
- * makes a run of one repeated character in both the needle and the text cost their lengths' product.
+ * Pushes every place `needle` stands in `text` onto `into`, overlapping ones too, in order. A
+ * long needle is looked for with `indexOf` again one period after each place found (no place
+ * lies between: two places closer than a period would make a shorter one) when that period is
+ * at least a quarter of it: the places found are then at most four times the text's length
+ * over the needle's, and comparing the needle at each adds up to four passes at most. A needle
+ * repeating itself more (`ababab…`, a run of one character) is looked for in one
+ * Knuth–Morris–Pratt pass: an `indexOf` from each place found makes a run of one repeated
+ * character in both the needle and the text cost their lengths' product.
  */
-function occurrencesIn(text: string, needle: string, into: number[]): void {
+export function occurrencesIn(text: string, needle: string, into: number[]): void {
   const m = needle.length
-  if (m <= SHORT_NEEDLE) {
+  const fallback = m <= SHORT_NEEDLE ? null : failureTable(needle)
+  // The needle's smallest period: its length less its longest proper border.
+  const period = fallback === null ? 1 : m - (fallback[m - 1] ?? 0)
+  if (fallback === null || 4 * period >= m) {
     let found = 0
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1), found++) into.push(at)
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + period), found++) into.push(at)
     // Each look goes on from the place found: the text once, and the needle again at each place.
     work += text.length + found * m
     return
   }
-  const fallback = failureTable(needle)
   let k = 0
   let steps = 0
   for (let i = 0; i < text.length; i++) {

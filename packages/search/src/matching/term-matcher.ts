@@ -157,31 +157,42 @@ export class TermMatcher {
     let most = 0
     const scale = rankScale(terms.length)
     const { bases, share } = scale
-    const visit = (doc: number, score: number): void => {
-      if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) return
-      const seen = hits[doc] ?? 0
-      if (seen === 0) {
-        if (filter !== null && !filter.passes(doc)) return
-        if (count === candidates.length) candidates = this.#scratch.growDocs()
-        candidates[count++] = doc
-      }
-      hits[doc] = seen + 1
-      if (seen + 1 > most) most = seen + 1
-      scores[doc] = (scores[doc] ?? 0) + score
-    }
+    // Hint: no closure for a visit: the variables it would capture live in a context, read again on every posting. Each loop counts an eligible document's parts (the first one makes it a candidate) and adds up its score.
     for (const part of parts) {
       if (part.alt !== null) {
         const { list, length } = this.#index.postings(part.alt.id)
         const ranks = postingRanks(scale, part.alt, idfOf(numberedDocs, length), this.#ranks)
         for (let i = 0; i < length; i++) {
           const posting = list[i] ?? 0
-          visit(posting >>> 8, ranks[posting & 255] ?? 0)
+          const doc = posting >>> 8
+          if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+          const seen = hits[doc] ?? 0
+          if (seen === 0) {
+            if (filter !== null && !filter.passes(doc)) continue
+            if (count === candidates.length) candidates = this.#scratch.growDocs()
+            candidates[count++] = doc
+          }
+          hits[doc] = seen + 1
+          if (seen + 1 > most) most = seen + 1
+          scores[doc] = (scores[doc] ?? 0) + (ranks[posting & 255] ?? 0)
         }
       } else {
         const { docs, scores: listScores, runEnds } = part.list
         for (let kind = 0, i = 0; kind < runEnds.length; kind++) {
           const base = bases[kind] ?? 0
-          for (const end = runEnds[kind] ?? 0; i < end; i++) visit(docs[i] ?? 0, base + share * (listScores[i] ?? 0))
+          for (const end = runEnds[kind] ?? 0; i < end; i++) {
+            const doc = docs[i] ?? 0
+            if ((((bits[doc >>> 5] ?? 0) >>> (doc & 31)) & 1) === 0) continue
+            const seen = hits[doc] ?? 0
+            if (seen === 0) {
+              if (filter !== null && !filter.passes(doc)) continue
+              if (count === candidates.length) candidates = this.#scratch.growDocs()
+              candidates[count++] = doc
+            }
+            hits[doc] = seen + 1
+            if (seen + 1 > most) most = seen + 1
+            scores[doc] = (scores[doc] ?? 0) + (base + share * (listScores[i] ?? 0))
+          }
         }
       }
     }
