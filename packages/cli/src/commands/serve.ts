@@ -233,7 +233,7 @@ export async function startServer(
   })
   try {
     const metrics = options.metrics
-    let events: { stop: () => Promise<void>; poke: () => void; noteRequest: () => void } | null = null
+    let events: { stop: () => Promise<void>; poke: () => void; noteRequest: () => { answered: () => void } | undefined } | null = null
     const frontdesk = createFrontdesk({
       store,
       search: metrics === undefined ? search : metrics.instrumentSearch(search),
@@ -271,7 +271,10 @@ export async function startServer(
     const port = handed !== null ? (options.port ?? DEFAULT_PORT) : await listen(server, host, options.port ?? DEFAULT_PORT, options.portFallback === true ? 20 : 0)
     const scheme = 'tls' in transport ? 'https' : 'http'
     events = options.events === undefined ? null : (await import('../webhooks/start-events.ts')).startEvents(frontdesk.context, dbPath, options.events)
-    server.on('request', () => events?.noteRequest())
+    server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      const noted = events?.noteRequest()
+      if (noted !== undefined) res.once('close', noted.answered)
+    })
     return {
       url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`,
       port,

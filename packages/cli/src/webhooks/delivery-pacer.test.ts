@@ -29,4 +29,33 @@ test('the pacer: idle, or busy without requests (a backlog alone), attempts star
   }
 })
 
+test('the pacer: requests queueing while the loop idles (an API waiting on its disk) are a busy API; answered soon they are not', async () => {
+  const pacer = new DeliveryPacer({ windowMs: 40, gapMs: 30, busyDepth: 8 })
+  /** For 150 ms, a request arrives every 2 ms while the loop idles and finds `waiting` others unanswered (the oldest is answered then). */
+  const traffic = async (waiting: number) => {
+    const open: { answered: () => void }[] = []
+    const ends = performance.now() + 150
+    while (performance.now() < ends) {
+      open.push(pacer.noteRequest())
+      if (open.length > waiting) open.shift()?.answered()
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    for (const request of open) request.answered()
+  }
+  try {
+    await traffic(12)
+    assert.is(pacer.busy, true, 'each request found 12 others unanswered')
+    await traffic(4)
+    assert.is(pacer.busy, false, 'each request found 4 others unanswered')
+    const request = pacer.noteRequest()
+    request.answered()
+    // Hint: answering twice must not count a request out twice (the depth would go below what is unanswered).
+    request.answered()
+    await traffic(8)
+    assert.is(pacer.busy, true, 'each request found 8 others unanswered')
+  } finally {
+    pacer.close()
+  }
+})
+
 test.run()

@@ -33,10 +33,10 @@ export interface EventOptions {
  * run them at once: the store's transactions and leases make each announcement and each
  * attempt happen once. `poke` wakes the deliverer at once (after this process committed an
  * event, unless the API is busy; other processes' events are found by polling, every 200 ms).
- * `noteRequest` counts an API request, so that deliveries give way while the API is busy
- * (`DeliveryPacer`).
+ * `noteRequest` counts an API request (its `answered` called when its response is done), so
+ * that deliveries give way while the API is busy (`DeliveryPacer`).
  */
-export function startEvents(ctx: Context, dbPath: string, options: EventOptions): { stop: () => Promise<void>; poke: () => void; noteRequest: () => void } {
+export function startEvents(ctx: Context, dbPath: string, options: EventOptions): { stop: () => Promise<void>; poke: () => void; noteRequest: () => { answered: () => void } | undefined } {
   let reported = 0
   const trouble = (what: string) => (error: unknown) => {
     if (Date.now() - reported < 60_000) return
