@@ -6,6 +6,16 @@ import { isIPv6 } from 'node:net'
 export const DEFAULT_MAX_CONNECTIONS = 4_096
 /** Connections one client address holds at most (`--max-connections-per-address`). */
 export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64
+/**
+ * The accept queue to listen with (`server.listen({ backlog })`; the kernel caps it at
+ * `net.core.somaxconn`, 4,096 on current Linux). Node's default, 511, is shorter than the
+ * connections a server holds: a client that opens a thousand connections at once, and opens
+ * each again as soon as the per-address limit resets it, keeps so short a queue full, and the
+ * kernel then drops every other client's SYN, which that client retries only after 1, 3, 7 s.
+ * A queue as long as the connections held at most lets the kernel take them all while the
+ * server resets the flood's.
+ */
+export const LISTEN_BACKLOG = DEFAULT_MAX_CONNECTIONS
 
 /** Options of `guardConnections`. */
 export interface ConnectionGuardOptions {

@@ -1,5 +1,5 @@
 export { CLIENT_ERROR_LINGER_MS } from './client-error.ts'
-export { addressKey, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from './connection-guard.ts'
+export { addressKey, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, LISTEN_BACKLOG } from './connection-guard.ts'
 export * from './create-handler.ts'
 export * from './create-server.ts'
 export * from './dev-cert.ts'

@@ -322,11 +322,12 @@ export function readOnlySnapshots(snapshots: SnapshotStore): SnapshotStore {
 
 /** Listens on `host`, at `port` or one of the `fallbacks` ports after it; a failure is a `UsageError` that says why. */
 export async function listen(server: Server, host: string, port: number, fallbacks: number): Promise<number> {
+  const { LISTEN_BACKLOG } = await import('@frontdesk/http')
   for (let attempt = 0; ; attempt++) {
     try {
       await new Promise<void>((done, fail) => {
         server.once('error', fail)
-        server.listen(port + attempt, host, () => {
+        server.listen({ port: port + attempt, host, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', fail)
           done()
         })

@@ -10,13 +10,13 @@ import type { AddressInfo } from 'node:net'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createFrontdesk } from '@frontdesk/core'
 import type { ServerOptions } from '@frontdesk/http'
-import { createServer } from '@frontdesk/http'
+import { createServer, LISTEN_BACKLOG } from '@frontdesk/http'
 
 const config = JSON.parse(process.argv[2] ?? '{}') as { db: string; cert: string; key: string; server?: ServerOptions }
 const frontdesk = createFrontdesk({ store: openSqliteStore({ path: config.db }) })
 const tls = { cert: readFileSync(config.cert, 'utf8'), key: readFileSync(config.key, 'utf8') }
 const server = createServer(frontdesk, { tls }, { onError: () => {}, ...config.server })
-server.listen(0, '127.0.0.1', () => {
+server.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG }, () => {
   process.stdout.write(`READY ${(server.address() as AddressInfo).port}\n`)
 })
 process.stdin.on('end', () => process.exit(0))
