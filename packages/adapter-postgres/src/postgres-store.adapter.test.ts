@@ -8,7 +8,7 @@ import { aCategory, aContent, anApiKey, anInquiry, aPreviewToken, aTenant, at } 
 import { redactUrl } from './connection/storage-error.ts'
 import { migrate, schemaVersion, SCHEMA_VERSION } from './migrations/migrate.ts'
 import { openPostgresStore } from './postgres-store.ts'
-import { admin, createTestDatabase, openTestStore, postgresSuite, testServerUrl } from './testing/test-database.ts'
+import { admin, adminQuery, createTestDatabase, openTestStore, postgresSuite, testServerUrl } from './testing/test-database.ts'
 
 const run = promisify(execFile)
 const child = fileURLToPath(new URL('../test/util/open-store.child.ts', import.meta.url))
@@ -102,6 +102,26 @@ opening('an unreachable server is StorageUnavailableError within the connect tim
   assert.instance(error, StorageUnavailableError)
   assert.ok(Date.now() - started < 3000)
   assert.not.match(String((error as Error).message), url.password)
+})
+
+opening('a store opened on an up-to-date database holds one connection, its open’s, until its state watch polls or a listener wants changes', async () => {
+  const { store, url, cleanup } = await openTestStore()
+  await store.close()
+  const name = new URL(url).pathname.slice(1)
+  const connections = async () => Number((await adminQuery(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = '${name}' AND application_name = 'frontdesk'`))[0]?.['n'])
+  const reopened = await openPostgresStore({ url, pollIntervalMs: 60_000 })
+  try {
+    assert.is(await reopened.getTenantByCode('none'), null)
+    // Hint: time for a connection opened meanwhile to show (one that closed to be gone).
+    await sleep(300)
+    assert.is(await connections(), 1)
+    const stop = reopened.watchChanges(() => {})
+    await within(5000, async () => (await connections()) === 2)
+    stop()
+  } finally {
+    await reopened.close()
+    await cleanup()
+  }
 })
 
 opening('redactUrl hides the password of a URL', () => {

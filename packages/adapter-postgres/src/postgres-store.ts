@@ -1,11 +1,11 @@
-import pg from 'pg'
+import type { ClientBase } from 'pg'
 import type {
   ApiKeyRecord, CategoryRecord, ChangeBatch, ContentQuery, ContentRecord, ContentWriter, FeedPosition, IdempotencyClaim, IdempotencyClaimTerms,
   InquiryCategoryRecord, InquiryRecord, InquiryStatus, OutboxEvent, PreviewTokenRecord, SearchSourceItem, Store, StoreCapabilities,
   StoredEvent, StoredResponse, TagRecord, Tenant, TransactionOptions, WebhookStore,
 } from '@frontdesk/core'
 import { memoByDefault } from '@frontdesk/core'
-import { clientConfig, clientSql, Database } from './connection/database.ts'
+import { clientSql, Database } from './connection/database.ts'
 import type { ConnectionSettings } from './connection/database.ts'
 import { GenerationMemo } from './connection/generation-memo.ts'
 import { GroupCommit } from './connection/group-commit.ts'
@@ -13,7 +13,7 @@ import { toOpenError } from './connection/open-error.ts'
 import { StateWatch } from './connection/state-watch.ts'
 import type { StoreState } from './connection/state-watch.ts'
 import { toStorageError } from './connection/storage-error.ts'
-import { migrate } from './migrations/migrate.ts'
+import { migrate, SCHEMA_VERSION } from './migrations/migrate.ts'
 import { PostgresRateLimits } from './postgres-rate-limits.ts'
 import { listContents } from './query/list-contents.ts'
 import { deleteApiKeyRow, insertApiKey, selectApiKey, selectApiKeyByHash, selectApiKeys, updateApiKeyColumns } from './records/api-keys.ts'
@@ -95,22 +95,48 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     connectTimeoutMs: options.connectTimeoutMs ?? given.connectTimeoutMs ?? POSTGRES_DEFAULTS.connectTimeoutMs,
     statementTimeoutMs: options.statementTimeoutMs ?? given.statementTimeoutMs ?? POSTGRES_DEFAULTS.statementTimeoutMs,
   }
-  const client = new pg.Client(clientConfig(settings))
-  client.on('error', () => {})
+  // Hint: opened through the pool, so that its first connection serves the process afterwards.
+  const db = new Database(settings)
   let initial: { epoch: string; state: StoreState }
   try {
-    await client.connect()
-    await migrate(client)
-    const { rows } = await client.query<{ epoch: string; feed_pos: string; generation: string }>('SELECT epoch, feed_pos, generation FROM frontdesk_state')
-    const row = rows[0]
-    if (row === undefined) throw new Error('frontdesk_state has no row')
-    initial = { epoch: row.epoch, state: { feedPos: Number(row.feed_pos), generation: Number(row.generation) } }
+    initial = await db.opening(async (client) => {
+      const current = await currentState(client)
+      if (current !== null) return current
+      await migrate(client)
+      return readState(client)
+    })
   } catch (error) {
+    await db.close().catch(() => undefined)
     throw toOpenError(error)
-  } finally {
-    await client.end().catch(() => undefined)
   }
-  return new PostgresStore(settings, options, initial.epoch, initial.state)
+  return new PostgresStore(settings, options, db, initial.epoch, initial.state)
+}
+
+/**
+ * The state of a database whose schema is already this code's version, in one round trip:
+ * most opens find nothing to migrate, and a short-lived process (one `frontdesk import`) should
+ * not pay the migration lock's round trips. `null` when the schema is missing, older or newer
+ * (then `migrate` takes its lock and decides).
+ */
+async function currentState(client: ClientBase): Promise<{ epoch: string; state: StoreState } | null> {
+  let row: { schema_version: number; epoch: string; feed_pos: string; generation: string } | undefined
+  try {
+    row = (await client.query<{ schema_version: number; epoch: string; feed_pos: string; generation: string }>('SELECT schema_version, epoch, feed_pos, generation FROM frontdesk_state')).rows[0]
+  } catch (error) {
+    // Hint: no table yet (42P01): a new database, migrate creates the schema.
+    if ((error as { code?: unknown } | null)?.code === '42P01') return null
+    throw error
+  }
+  if (row === undefined || row.schema_version !== SCHEMA_VERSION) return null
+  return { epoch: row.epoch, state: { feedPos: Number(row.feed_pos), generation: Number(row.generation) } }
+}
+
+/** The store's state (`frontdesk_state`), read after `migrate`. */
+async function readState(client: ClientBase): Promise<{ epoch: string; state: StoreState }> {
+  const { rows } = await client.query<{ epoch: string; feed_pos: string; generation: string }>('SELECT epoch, feed_pos, generation FROM frontdesk_state')
+  const row = rows[0]
+  if (row === undefined) throw new Error('frontdesk_state has no row')
+  return { epoch: row.epoch, state: { feedPos: Number(row.feed_pos), generation: Number(row.generation) } }
 }
 
 /**
@@ -174,8 +200,8 @@ export class PostgresStore implements Store {
   #queue: Promise<unknown> = Promise.resolve()
   #closed = false
 
-  constructor(settings: ConnectionSettings, options: PostgresStoreOptions, epoch: string, state: StoreState) {
-    this.#db = new Database(settings)
+  constructor(settings: ConnectionSettings, options: PostgresStoreOptions, db: Database, epoch: string, state: StoreState) {
+    this.#db = db
     this.#epoch = epoch
     this.#retention = Math.max(0, Math.floor(options.changeFeedRetention ?? POSTGRES_DEFAULTS.changeFeedRetention))
     this.#watch = new StateWatch(settings, options.pollIntervalMs ?? POSTGRES_DEFAULTS.pollIntervalMs, state)

@@ -1,8 +1,9 @@
+import { groupDigits } from '@frontdesk/core'
 import type { CliOutput } from './env.ts'
 
 /** `1 record`, `12,000 records`: a count with the thousands separator the progress line uses, and its noun in the right number. */
 export function countOf(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`
+  return `${groupDigits(count)} ${noun}${count === 1 ? '' : 's'}`
 }
 
 /** Writes `value` as one line of JSON. */

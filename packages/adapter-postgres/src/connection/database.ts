@@ -1,7 +1,8 @@
-import pg from 'pg'
+import type pg from 'pg'
 import type { PoolClient, QueryResultRow } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { CircuitBreaker } from './circuit-breaker.ts'
+import { Client, Pool } from './node-postgres.ts'
 import type { Sql, SqlParam, TransactionSql } from './sql.ts'
 import { MAINTENANCE_TIMEOUT_MS, queryConfig } from './sql.ts'
 import { isTransientError, toStorageError } from './storage-error.ts'
@@ -52,7 +53,7 @@ export class Database implements Sql {
   #closed = false
 
   constructor(settings: ConnectionSettings) {
-    this.#pool = new pg.Pool({ ...clientConfig(settings), max: settings.poolSize, idleTimeoutMillis: 30_000 })
+    this.#pool = new Pool({ ...clientConfig(settings), max: settings.poolSize, idleTimeoutMillis: 30_000 })
     // Hint: an idle connection the server ended (restart, pg_terminate_backend) is reported
     // here; without a listener it would crash the process. The pool drops it by itself.
     this.#pool.on('error', () => {})
@@ -79,6 +80,26 @@ export class Database implements Sql {
       return await work(client)
     } catch (error) {
       if (isTransientError(error)) broken = error instanceof Error ? error : new Error('connection broken')
+      throw error
+    } finally {
+      client.release(broken)
+    }
+  }
+
+  /**
+   * A connection of the pool for opening the store (the schema check and the first state read),
+   * kept in the pool afterwards, so that a short-lived process connects once. Failures come out
+   * as the driver threw them, without the circuit breaker: opening words them itself.
+   */
+  async opening<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect()
+    client.on('error', () => {})
+    this.#guarded.add(client)
+    let broken: Error | undefined
+    try {
+      return await work(client)
+    } catch (error) {
+      broken = error instanceof Error ? error : new Error('opening failed')
       throw error
     } finally {
       client.release(broken)
@@ -145,7 +166,7 @@ function isUnanswered(error: unknown): boolean {
 
 /** Opens a connection of its own, runs a statement and closes it: whether the database is reachable again. */
 async function probe(settings: ConnectionSettings): Promise<void> {
-  const client = new pg.Client(clientConfig(settings))
+  const client = new Client(clientConfig(settings))
   client.on('error', () => {})
   try {
     await client.connect()

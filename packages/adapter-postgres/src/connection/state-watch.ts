@@ -1,6 +1,7 @@
-import pg from 'pg'
+import type pg from 'pg'
 import type { ConnectionSettings } from './database.ts'
 import { clientConfig } from './database.ts'
+import { Client } from './node-postgres.ts'
 
 /** The channel every committing writer notifies (see `NOTIFY_SQL`). */
 export const CHANNEL = 'frontdesk_changes'
@@ -43,11 +44,14 @@ export class StateWatch {
     this.#readAt = Date.now()
   }
 
-  /** Starts listening and polling. */
+  /**
+   * Starts polling; the first poll (or the first `watch`) opens the dedicated connection. A
+   * process done within a poll (one `frontdesk import`, a CLI command) never opens it, and the
+   * state read at open keeps it fresh for `FRESH_MS` meanwhile.
+   */
   start(): void {
     this.#timer = setInterval(() => void this.poll(), this.#pollMs)
     this.#timer.unref()
-    void this.#connect()
   }
 
   /** The newest state known. */
@@ -68,6 +72,8 @@ export class StateWatch {
   /** Calls `listener` after the feed head moved (from any process); returns a function that stops it. */
   watch(listener: () => void): () => void {
     this.#listeners.add(listener)
+    // Hint: a listener wants notifications now, not from the first poll on.
+    void this.#connect()
     return () => this.#listeners.delete(listener)
   }
 
@@ -121,7 +127,7 @@ export class StateWatch {
   async #connect(): Promise<void> {
     if (this.#closed || this.#connecting || this.#client !== null) return
     this.#connecting = true
-    const client = new pg.Client(clientConfig(this.#settings))
+    const client = new Client(clientConfig(this.#settings))
     client.on('error', () => this.#drop(client))
     client.on('notification', () => void this.poll())
     try {

@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs'
 import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context, ImportItem, ImportSummary, KindCounts } from '@frontdesk/core'
-import { importRecords, UsageError } from '@frontdesk/core'
+import { groupDigits, importRecords, UsageError } from '@frontdesk/core'
 import type { ImportIndexing } from '@frontdesk/search'
 import type { CliEnv, CliOutput } from '../env.ts'
 import { progressLine } from '../io/progress.ts'
@@ -204,8 +204,7 @@ function printSummary(out: CliOutput, options: ImportOptions, summary: ImportSum
   if (options.json) return printJson(out, summary)
   out.write(`${summaryHead(summary, options.tenant)}\n`)
   if (summary.records === 0) return
-  const n = (count: number) => count.toLocaleString('en-US')
-  const row = (kind: string, c: KindCounts) => [kind, n(c.created), n(c.updated), n(c.unchanged)]
+  const row = (kind: string, c: KindCounts) => [kind, groupDigits(c.created), groupDigits(c.updated), groupDigits(c.unchanged)]
   printTable(out, ['KIND', 'CREATED', 'UPDATED', 'UNCHANGED'], [
     row('categories', summary.categories),
     row('tags', summary.tags),

@@ -1,3 +1,4 @@
+import { groupDigits } from '@frontdesk/core'
 import type { CliOutput } from '../env.ts'
 
 /** How often the progress line is redrawn. */
@@ -18,7 +19,7 @@ export function progressLine(out: CliOutput, verb: string, now: () => number = D
       if (t - last < INTERVAL_MS) return
       last = t
       const rate = Math.round(done / Math.max((t - started) / 1000, 0.001))
-      out.write(`\r\u001b[K${verb} ${done.toLocaleString('en-US')} records (${rate.toLocaleString('en-US')}/s)`)
+      out.write(`\r\u001b[K${verb} ${groupDigits(done)} records (${groupDigits(rate)}/s)`)
       shown = true
     },
     done() {

@@ -1,7 +1,7 @@
 import type { ParsedTokenInfo } from '@streamparser/json'
 import { TokenParser, Tokenizer, TokenType } from '@streamparser/json'
 import type { ImportItem } from '@frontdesk/core'
-import { UsageError } from '@frontdesk/core'
+import { groupDigits, UsageError } from '@frontdesk/core'
 
 /**
  * The longest NDJSON line read, in bytes: far above any record frontdesk accepts (a body is at
@@ -110,5 +110,5 @@ function tokenLength(info: ParsedTokenInfo): number {
 }
 
 function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes.toLocaleString('en-US')} bytes`
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${groupDigits(bytes)} bytes`
 }

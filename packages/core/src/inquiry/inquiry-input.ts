@@ -4,6 +4,7 @@ import type { ErrorDetail } from '../errors/frontdesk-error.ts'
 import { issuesToDetails } from '../validation/issues.ts'
 import { EMAIL_MAX_LENGTH, isEmailAddress } from './email-address.ts'
 import { codePointLength, hasControlCharacter, hasInvisibleCharacter, hasInvisibleFormatCharacter, hasLoneSurrogate, hasVisibleCharacter } from './inquiry-text.ts'
+import { groupDigits } from '../util/group-digits.ts'
 
 /** A checked, normalised `POST /v1/inquiries` body: strings trimmed, absent optionals `null`. */
 export type InquiryInput = Pick<
@@ -66,7 +67,7 @@ function text(rule: TextRule) {
       message('must not contain invisible characters (Hangul fillers, braille blanks, noncharacters, stray variation selectors and the like)'),
     ),
     v.check((value) => value === '' || hasVisibleCharacter(value), message('must contain a visible character')),
-    v.check((value) => codePointLength(value) <= rule.max, message(`must be at most ${rule.max.toLocaleString('en-US')} characters`)),
+    v.check((value) => codePointLength(value) <= rule.max, message(`must be at most ${groupDigits(rule.max)} characters`)),
   )
 }
 

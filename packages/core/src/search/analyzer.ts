@@ -70,8 +70,11 @@ const HAS_LETTER_OR_DIGIT = /[\p{L}\p{Nd}]/u
 // A code unit `mayBeMark` accepts (or a surrogate): a run without any is one character per code unit.
 const MAY_HOLD_MARKS = /[^\u3040-\u3098\u309b-\ud7ff\ue000-\ufdff]/
 
-const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' })
-const graphemeSegmenter = new Intl.Segmenter('und', { granularity: 'grapheme' })
+// Hint: made on first use: a word segmenter loads ICU's break rules (~10 ms of CPU, more on a
+// cold disk), which every process loading the analyzer (any CLI command) would pay, and only
+// Thai, Lao, Khmer and Myanmar text needs it; the grapheme one only `tokenize` does.
+let wordSegmenter: Intl.Segmenter | null = null
+let graphemeSegmenter: Intl.Segmenter | null = null
 
 /** NFKC, lower case and diacritics folded (`foldDiacritics`): the form every term is compared in. */
 export function normalizeTerm(text: string): string {
@@ -323,7 +326,7 @@ function scan(text: string, sink: Sink, pairSink: PairSink | undefined, to: numb
     joiner = false
     if (cjk !== undefined) emitCjkRun(cjk, start, sink, pairSink)
     else if (complex !== undefined) {
-      for (const segment of wordSegmenter.segment(complex)) {
+      for (const segment of (wordSegmenter ??= new Intl.Segmenter('und', { granularity: 'word' })).segment(complex)) {
         if (!segment.isWordLike) continue
         const at = start + segment.index
         sink(segment.segment, at, at + segment.segment.length, false, at + segment.segment.length)
@@ -549,7 +552,7 @@ function normalizeWithOffsets(text: string): { text: string; starts: number[]; e
   let out = ''
   const starts: number[] = []
   const ends: number[] = []
-  for (const { segment, index } of graphemeSegmenter.segment(text)) {
+  for (const { segment, index } of (graphemeSegmenter ??= new Intl.Segmenter('und', { granularity: 'grapheme' })).segment(text)) {
     const normalized = normalizeTerm(segment)
     out += normalized
     for (let i = 0; i < normalized.length; i++) {
