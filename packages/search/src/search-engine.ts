@@ -1,13 +1,15 @@
 import type {
-  ChangeFeed, ContentReader, FeedPosition, SearchPort, SearchQuery, SearchResult, SearchSource, SnapshotStore, TenantStore,
+  ChangeBatch, ChangeFeed, ContentReader, FeedPosition, SearchPort, SearchQuery, SearchResult, SearchSource, SnapshotStore, TenantStore,
 } from '@frontdesk/core'
 import { phraseChecker, phraseTexts } from '@frontdesk/core'
 import { buildTenantIndex } from './build/bulk-build.ts'
 import { AnalyzedReader } from './matching/analyzed-docs.ts'
 import { memoByDefault } from './memo-switch.ts'
 import { decodeSnapshot, encodeSnapshot } from './snapshots/snapshot-codec.ts'
+import type { SnapshotDelta } from './snapshots/snapshot-delta.ts'
 import { decodeDelta, deltaName } from './snapshots/snapshot-delta.ts'
-import { applyChanges } from './tenant/apply-changes.ts'
+import type { PreparedChanges } from './tenant/apply-changes.ts'
+import { applyChanges, prepareChanges } from './tenant/apply-changes.ts'
 import { TenantSearchIndex } from './tenant/tenant-index.ts'
 
 /**
@@ -340,30 +342,49 @@ export class SearchEngine implements SearchPort {
    */
   async #restore(tenantId: string, current: FeedPosition): Promise<TenantState | 'none' | 'unusable' | 'behind'> {
     if (this.#snapshots === null) return 'none'
-    const bytes = await this.#snapshots.read(tenantId).catch(() => null)
+    const snapshots = this.#snapshots
+    // Hint: the delta first: the thread pool reads files in the order asked.
+    const deltaBytes = await snapshots.read(deltaName(tenantId)).catch(() => null)
+    // Hint: while the thread pool reads the snapshot's file (1.46 GB at 1,000,000 items), this thread reads the changes after the delta's position and analyses their items.
+    const reading = snapshots.read(tenantId).catch(() => null)
+    const claimed = deltaBytes === null ? null : decodeDelta(deltaBytes, tenantId, null)
+    const early = claimed === null ? null : await this.#catchUpPlan(tenantId, claimed.base, claimed)
+    const bytes = await reading
     if (bytes === null) return 'none'
     const file = decodeSnapshot(bytes)
     if (file === null) return 'unusable'
     // Hint: only a delta made over this very snapshot; one left beside a snapshot written since is not (see `SnapshotDelta`).
-    const deltaBytes = await this.#snapshots.read(deltaName(tenantId)).catch(() => null)
-    const delta = deltaBytes === null ? null : decodeDelta(deltaBytes, tenantId, file.position)
-    const batch = await this.#store.readChanges(delta?.position ?? file.position, this.#rebuildThreshold + 1, tenantId)
-    if (batch === null || batch.more) return 'behind'
+    const plan = early !== null && early.base === file.position ? early : await this.#catchUpPlan(tenantId, file.position, null)
+    if (plan.batch === null) return 'behind'
+    const { delta, batch, prepared } = plan
     let index: TenantSearchIndex
     try {
       index = new TenantSearchIndex(delta?.categories ?? file.tenant.categories, file.tenant, { memo: this.#memo })
       if (delta !== null) {
         for (const id of delta.removed) index.remove(id)
-        const reader = new AnalyzedReader(delta.terms)
-        for (const item of delta.items) index.upsertAnalyzed(item, reader)
+        index.upsertAnalyzedAll(delta.items, new AnalyzedReader(delta.terms))
       }
     } catch {
       return 'unusable'
     }
     // Hint: restored with a delta, it is unsaved: a server writes the merged snapshot (on stop, or now and then), which a later import starts a delta from.
     if (batch.changes.length === 0) return { index, position: delta?.position ?? file.position, checked: current, unsaved: delta !== null, failedAt: null }
-    await applyChanges(index, this.#store, tenantId, batch.changes, this.#pageSize)
+    await applyChanges(index, this.#store, tenantId, batch.changes, this.#pageSize, prepared ?? undefined)
     return { index, position: batch.position, checked: current, unsaved: true, failedAt: null }
+  }
+
+  /**
+   * What restoring the tenant's snapshot at `base` with `delta` (made over it, or none) adds
+   * to it: the changes after (`batch` `null`: more than `rebuildThreshold`, or the feed no
+   * longer reaches back), and what applying them reads from the store, their items analysed
+   * when the delta names the categories they are indexed with (else that is left to
+   * `applyChanges`).
+   */
+  async #catchUpPlan(tenantId: string, base: FeedPosition, delta: SnapshotDelta | null): Promise<{ base: FeedPosition; delta: SnapshotDelta | null; batch: ChangeBatch | null; prepared: PreparedChanges | null }> {
+    const batch = await this.#store.readChanges(delta?.position ?? base, this.#rebuildThreshold + 1, tenantId)
+    if (batch === null || batch.more) return { base, delta, batch: null, prepared: null }
+    const prepared = batch.changes.length === 0 ? null : await prepareChanges(this.#store, tenantId, batch.changes, this.#pageSize, delta?.categories ?? null)
+    return { base, delta, batch, prepared }
   }
 
   /** Writes the tenant's snapshot at its position; `false` when it could not (then not tried again at that position). */

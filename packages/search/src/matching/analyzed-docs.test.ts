@@ -28,7 +28,7 @@ function analysed(docs: readonly string[][]): AnalyzedDocs {
   return again.finish()
 }
 
-test('documents indexed from their analysed terms make the index their texts make, over a restored index too (lists that grow by tails)', () => {
+test('documents indexed from their analysed terms, one by one or all at once, make the index their texts make, over a restored index too (lists that grow by tails)', () => {
   fc.assert(
     fc.property(fc.array(doc, { minLength: 65, maxLength: 90 }), fc.array(doc, { minLength: 1, maxLength: 30 }), fc.array(fc.boolean(), { minLength: 120, maxLength: 120 }), (before, added, dead) => {
       const base = new InvertedIndex()
@@ -47,6 +47,14 @@ test('documents indexed from their analysed terms make the index their texts mak
       added.forEach((_, i) => fromTerms.addAnalyzed(before.length + i, reader))
       assert.ok(reader.done)
       assert.equal(state(fromTerms), state(fromTexts))
+      // All at once (postings appended a term at a time), in runs as a start's delta and replay.
+      const fromAll = restored()
+      const all = new AnalyzedReader(docs)
+      const split = Math.floor(added.length / 2)
+      fromAll.addAnalyzedAll(added.slice(0, split).map((_, i) => before.length + i), all)
+      fromAll.addAnalyzedAll(added.slice(split).map((_, i) => before.length + split + i), all)
+      assert.ok(all.done)
+      assert.equal(state(fromAll), state(fromTexts))
       // A compaction over lists with tails: as over lists grown by copies.
       const renumber = Int32Array.from({ length: before.length + added.length }, () => 0)
       let next = 0

@@ -177,6 +177,63 @@ export class InvertedIndex {
    * reader's next document (see `AnalyzedDocs`), without the analyzer.
    */
   addAnalyzed(doc: number, reader: AnalyzedReader): void {
+    const inDoc = this.#weighAnalyzed(doc, reader)
+    this.#appendDoc(doc, this.#docTerms, inDoc)
+  }
+
+  /**
+   * Indexes documents `docs` (each greater than every number indexed before it) as
+   * `addAnalyzed` would one after the other, the reader's next documents: their weights
+   * computed document by document (they depend on the field lengths so far), their postings
+   * then appended a term at a time rather than a document at a time. Hint: a start applying
+   * a snapshot's delta (8,004 items, ~270 distinct terms each) spent most of it appending
+   * each document's postings to as many lists scattered in memory.
+   */
+  addAnalyzedAll(docs: readonly number[], reader: AnalyzedReader): void {
+    let terms = new Int32Array(4096)
+    let postings = new Uint32Array(4096)
+    let count = 0
+    for (const doc of docs) {
+      const inDoc = this.#weighAnalyzed(doc, reader)
+      if (count + inDoc > terms.length) {
+        const size = Math.max(count + inDoc, terms.length * 2)
+        terms = grownTo(terms, size, Int32Array)
+        postings = grownTo(postings, size, Uint32Array)
+      }
+      const docTerms = this.#docTerms
+      const weight = this.#weight
+      for (let i = 0; i < inDoc; i++, count++) {
+        const id = docTerms[i] ?? 0
+        terms[count] = id
+        postings[count] = doc * 256 + weightCode(weight[id] ?? 0)
+        weight[id] = 0
+      }
+    }
+    // The postings grouped by term, each term's in document order (a counting sort keeps it).
+    const termCount = this.#terms.length
+    const ends = new Int32Array(termCount + 1)
+    for (let i = 0; i < count; i++) {
+      const at = (terms[i] ?? 0) + 1
+      ends[at] = (ends[at] ?? 0) + 1
+    }
+    for (let id = 0; id < termCount; id++) ends[id + 1] = (ends[id + 1] ?? 0) + (ends[id] ?? 0)
+    const next = ends.slice(0, termCount)
+    const grouped = new Uint32Array(count)
+    for (let i = 0; i < count; i++) {
+      const id = terms[i] ?? 0
+      grouped[next[id] ?? 0] = postings[i] ?? 0
+      next[id] = (next[id] ?? 0) + 1
+    }
+    for (let id = 0; id < termCount; id++) {
+      for (let i = ends[id] ?? 0, end = ends[id + 1] ?? 0; i < end; i++) this.#append(id, grouped[i] ?? 0)
+    }
+  }
+
+  /**
+   * Weighs the reader's next document (numbered `doc`) as `addDocument` its texts: its
+   * distinct terms' ids in `#docTerms[0…n)`, their weights in `#weight` (n returned).
+   */
+  #weighAnalyzed(doc: number, reader: AnalyzedReader): number {
     if (doc >= MAX_DOCUMENTS) throw new Error(`A tenant's search index holds at most ${MAX_DOCUMENTS} items`)
     this.#fieldDocs++
     const { docs, ids, cjk } = reader
@@ -219,8 +276,8 @@ export class InvertedIndex {
         weight[id] = (weight[id] ?? 0) + fieldWeight(tf, norm, boost)
       }
     }
-    this.#appendDoc(doc, docTerms, inDoc)
     reader.at = at
+    return inDoc
   }
 
   /** The term's id, or `undefined` when no document holds it. */
@@ -424,6 +481,12 @@ function compacted(list: Uint32Array, used: number, renumber: Int32Array): numbe
 
 function grownInt(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(array.length * 2)
+  bigger.set(array)
+  return bigger
+}
+
+function grownTo<T extends Int32Array | Uint32Array>(array: T, length: number, Type: { new (length: number): T }): T {
+  const bigger = new Type(length)
   bigger.set(array)
   return bigger
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SnapshotStore } from '@frontdesk/core'
 
@@ -23,7 +24,7 @@ export function directorySnapshots(dir: string): SnapshotStore {
     async read(name) {
       if (!SAFE_NAME.test(name)) return null
       try {
-        return await readFile(fileOf(name))
+        return await readWhole(fileOf(name))
       } catch {
         return null
       }
@@ -92,6 +93,40 @@ export function directorySnapshots(dir: string): SnapshotStore {
         discard,
       }
     },
+  }
+}
+
+/** Bytes of a file read by one request to the thread pool (see `readWhole`). */
+const READ_PIECE = 64 * 1024 * 1024
+
+/**
+ * The file's bytes, asked of the thread pool all at once in pieces of `pieceBytes`, so that
+ * it reads them while this thread does other work: `readFile` asks 512 KiB at a time, each
+ * once the last has arrived, so a read of a 1.46 GB snapshot stalled whenever the thread was
+ * busy (a start prepares the changes to replay meanwhile, see `SearchEngine`).
+ */
+export async function readWhole(path: string, pieceBytes = READ_PIECE): Promise<Uint8Array> {
+  const file = await open(path, 'r')
+  try {
+    const { size } = await file.stat()
+    const bytes = Buffer.allocUnsafeSlow(size)
+    const pieces: Promise<void>[] = []
+    for (let at = 0; at < size; at += pieceBytes) pieces.push(readPiece(file, bytes, at, Math.min(pieceBytes, size - at)))
+    // Hint: every read settled before the file is closed, even when one failed.
+    const failed = (await Promise.allSettled(pieces)).find((outcome) => outcome.status === 'rejected')
+    if (failed !== undefined) throw failed.reason
+    return bytes
+  } finally {
+    await file.close()
+  }
+}
+
+/** Reads `bytes[at…at + length)` from the same place in the file; a file that ends before is an error. */
+async function readPiece(file: FileHandle, bytes: Uint8Array, at: number, length: number): Promise<void> {
+  for (let done = 0; done < length; ) {
+    const { bytesRead } = await file.read(bytes, at + done, length - done, at + done)
+    if (bytesRead === 0) throw new Error('The file ended before its size')
+    done += bytesRead
   }
 }
 

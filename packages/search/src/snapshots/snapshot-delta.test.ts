@@ -32,6 +32,9 @@ test('a delta reads back as written, its analysed terms included, from any offse
       assert.equal(decoded(decodeDelta(bytesOf(delta, offset), 't1', '10')), decoded(delta), `offset ${offset}`)
     }
     assert.is(decodeDelta(bytesOf(delta), 't1', '11'), null, 'made over another snapshot')
+    // Over any snapshot: read with the base it names, for the caller to check; still only the tenant's.
+    assert.equal(decoded(decodeDelta(bytesOf(delta), 't1', null)), decoded(delta))
+    assert.is(decodeDelta(bytesOf(delta), 't2', null), null, 'another tenant\'s')
   }
   assert.ok(encodeDelta(aDelta([], ['c1'])).every((piece) => piece.length > 0), 'no empty pieces')
 })

@@ -81,24 +81,26 @@ export function encodeDelta(delta: SnapshotDelta): Uint8Array[] {
 /**
  * The lead of the delta starting with `bytes`, or `null` when they start no delta usable for
  * the tenant's snapshot at `base`: not a delta, of another format, layout, analyzer version or
- * byte order, another tenant's, or made over another snapshot.
+ * byte order, another tenant's, or made over another snapshot. With `base` `null`, a delta
+ * over any snapshot: the caller applies it only over the one at its `base`.
  */
-export function decodeDeltaLead(bytes: Uint8Array, tenantId: string, base: FeedPosition): (DeltaLead & { end: number }) | null {
+export function decodeDeltaLead(bytes: Uint8Array, tenantId: string, base: FeedPosition | null): (DeltaLead & { end: number }) | null {
   try {
     if (bytes.length < 8 || String.fromCharCode(bytes[0] ?? 0, bytes[1] ?? 0, bytes[2] ?? 0, bytes[3] ?? 0) !== MAGIC) return null
     const end = 8 + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true)
     if (end > bytes.length) return null
     const lead = JSON.parse(new TextDecoder().decode(bytes.subarray(8, end))) as Record<string, unknown>
     if (lead['format'] !== INDEX_FORMAT || lead['analyzer'] !== ANALYZER_VERSION || lead['endianness'] !== endianness() || lead['delta'] !== DELTA_FORMAT) return null
-    if (lead['tenantId'] !== tenantId || lead['base'] !== base || typeof lead['position'] !== 'string' || typeof lead['items'] !== 'number') return null
-    return { tenantId, base, position: lead['position'], items: lead['items'], end }
+    const made = lead['base']
+    if (lead['tenantId'] !== tenantId || typeof made !== 'string' || (base !== null && made !== base) || typeof lead['position'] !== 'string' || typeof lead['items'] !== 'number') return null
+    return { tenantId, base: made, position: lead['position'], items: lead['items'], end }
   } catch {
     return null
   }
 }
 
-/** The delta in `bytes`, or `null` when they hold none usable for the tenant's snapshot at `base` (see `decodeDeltaLead`; truncated or damaged too). */
-export function decodeDelta(bytes: Uint8Array, tenantId: string, base: FeedPosition): SnapshotDelta | null {
+/** The delta in `bytes`, or `null` when they hold none usable for the tenant's snapshot at `base` (see `decodeDeltaLead`, `null` too; truncated or damaged). */
+export function decodeDelta(bytes: Uint8Array, tenantId: string, base: FeedPosition | null): SnapshotDelta | null {
   const lead = decodeDeltaLead(bytes, tenantId, base)
   if (lead === null) return null
   try {
@@ -118,7 +120,7 @@ export function decodeDelta(bytes: Uint8Array, tenantId: string, base: FeedPosit
     const numbers = at % 4 === 0 ? new Uint32Array(bytes.buffer, at, count) : new Uint32Array(bytes.slice(start).buffer)
     const analyzed: AnalyzedDocs = { terms: terms as string[], cjk: cjk as number[], numbers }
     if (!analyzedDocsValid(analyzed, items.length)) return null
-    return { tenantId, base, position: lead.position, categories: categories as CategoryRecord[], items: items as SearchDocument[], terms: analyzed, removed: removed as string[] }
+    return { tenantId, base: lead.base, position: lead.position, categories: categories as CategoryRecord[], items: items as SearchDocument[], terms: analyzed, removed: removed as string[] }
   } catch {
     return null
   }

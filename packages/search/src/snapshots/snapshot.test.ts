@@ -11,7 +11,7 @@ import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SearchBuildInfo, SearchEngineOptions } from '../search-engine.ts'
 import { createSearchEngine } from '../search-engine.ts'
-import { directorySnapshots } from './directory-snapshots.ts'
+import { directorySnapshots, readWhole } from './directory-snapshots.ts'
 import { snapshotAfterImport } from './after-import.ts'
 import { snapshotBacklog } from './snapshot-backlog.ts'
 
@@ -193,6 +193,16 @@ test('a snapshot written in many pieces, long runs of empty ones among them, is 
   const pieces = [new Uint8Array([1]), ...Array.from({ length: 3000 }, () => new Uint8Array(0)), new Uint8Array([2, 3]), ...Array.from({ length: 1500 }, (_, i) => new Uint8Array(i % 700 === 0 ? [4] : []))]
   assert.is(await snapshots.write('t1', pieces), true)
   assert.equal(Array.from((await snapshots.read('t1')) ?? []), [1, 2, 3, 4, 4, 4])
+})
+
+test('a snapshot is read whole whatever the size of the pieces it is read in; an empty one too', async (ctx) => {
+  mkdirSync(ctx.snapshots, { recursive: true })
+  const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) % 256)
+  writeFileSync(join(ctx.snapshots, 't1.index'), bytes)
+  for (const piece of [1, 3, 64, 999, 1000, 4096]) assert.equal(Array.from(await readWhole(join(ctx.snapshots, 't1.index'), piece)), Array.from(bytes), `pieces of ${piece}`)
+  writeFileSync(join(ctx.snapshots, 't2.index'), new Uint8Array(0))
+  assert.equal(Array.from((await directorySnapshots(ctx.snapshots).read('t2')) ?? [9]), [])
+  assert.is(await directorySnapshots(ctx.snapshots).read('t3'), null)
 })
 
 test('a write removes the temporary files of its name left by processes that no longer run, and only those', async (ctx) => {

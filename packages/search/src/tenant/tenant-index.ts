@@ -167,6 +167,27 @@ export class TenantSearchIndex {
     this.#index.addAnalyzed(this.#addDoc(item), reader)
   }
 
+  /**
+   * `upsertAnalyzed` of each item in turn (the reader's next documents), their postings
+   * appended a term at a time (`InvertedIndex.addAnalyzedAll`): what a start applies a
+   * snapshot's delta with, and the replay's items analysed beforehand (see `applyChanges`).
+   * The replaced items are removed first, so that a compaction this
+   * sets off renumbers only items whose postings are in place; items named twice are
+   * upserted one by one.
+   */
+  upsertAnalyzedAll(items: readonly SearchDocument[], reader: AnalyzedReader): void {
+    if (new Set(items.map((item) => item.id)).size !== items.length) {
+      for (const item of items) this.upsertAnalyzed(item, reader)
+      return
+    }
+    for (const item of items) this.remove(item.id)
+    const docs = items.map((item) => {
+      this.#version++
+      return this.#addDoc(item)
+    })
+    this.#index.addAnalyzedAll(docs, reader)
+  }
+
   /** Removes an item (no-op when absent). */
   remove(id: string): void {
     const doc = this.#docs.numberOf(id)
