@@ -3,7 +3,7 @@
 // leave every other client's SYN dropped by the kernel (retried after 1, 3, 7 s). Checked with
 // the server stopped (SIGSTOP), so that it accepts nothing: the kernel alone completes the
 // handshake of every connection its queue has room for, and leaves the rest in SYN_SENT.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import * as net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,9 +11,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createFrontdesk, createTenant } from '@frontdesk/core'
-import { createDevCert } from '@frontdesk/http'
 import type { ServeProcess } from './util/serve-process.ts'
-import { buildCli, sleep, startServe } from './util/serve-process.ts'
+import { buildCli, devCertFiles, sleep, startServe } from './util/serve-process.ts'
 
 const test = suite('the listen backlog')
 
@@ -37,10 +36,7 @@ test('1,500 connections opened at once to a stopped server all complete their ha
   const store = openSqliteStore({ path: db })
   await createTenant(createFrontdesk({ store }).context, { code: 'acme' })
   await store.close()
-  const pems = await createDevCert()
-  const files = { cwd: dir, cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') }
-  writeFileSync(files.cert, pems.cert)
-  writeFileSync(files.key, pems.key)
+  const { files } = await devCertFiles(dir)
   let server: ServeProcess | undefined
   const sockets: net.Socket[] = []
   let stopped = false

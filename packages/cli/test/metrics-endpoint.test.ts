@@ -1,14 +1,13 @@
 // `frontdesk serve --workers 2 --metrics-port 0` (the bundled binary): one /metrics for both
 // workers on a listener of its own; the API's port does not show it. Bounded in time.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import * as http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createDevCert } from '@frontdesk/http'
 import type { ServeProcess } from './util/serve-process.ts'
-import { buildCli, send, sleep, startServe } from './util/serve-process.ts'
+import { buildCli, devCertFiles, send, sleep, startServe } from './util/serve-process.ts'
 
 interface World {
   dir: string
@@ -42,14 +41,11 @@ function scrape(url: string): Promise<{ status: number; text: string; type: stri
 }
 
 test('the supervisor serves one view of both workers on loopback, and the API port has no /metrics', async (world) => {
-  const pems = await createDevCert()
-  const files = { cwd: world.dir, cert: join(world.dir, 'cert.pem'), key: join(world.dir, 'key.pem') }
-  writeFileSync(files.cert, pems.cert)
-  writeFileSync(files.key, pems.key)
+  const { ca, files } = await devCertFiles(world.dir)
   const server = await startServe(join(world.dir, 'frontdesk.db'), ['--workers', '2', '--metrics-port', '0'], files)
   world.server = server
   const url = (await server.waitFor(/metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics) \(all workers together\)/, 10_000))[1] ?? ''
-  const answers = await Promise.all(Array.from({ length: 10 }, () => send(server.url, pems.ca, 'GET', '/healthz')))
+  const answers = await Promise.all(Array.from({ length: 10 }, () => send(server.url, ca, 'GET', '/healthz')))
   assert.equal(answers.map((answer) => answer.status), Array(10).fill(200))
   for (let i = 0; i < 50 && server.log().length < 10; i++) await sleep(20)
   assert.equal(new Set(server.log().map((line) => line.worker)), new Set([1, 2]), 'both workers served')
@@ -59,7 +55,7 @@ test('the supervisor serves one view of both workers on loopback, and the API po
   assert.match(scraped.text, /^frontdesk_http_requests_total\{route="\/healthz",method="GET",status="200"\} 10$/m)
   assert.match(scraped.text, /^nodejs_eventloop_lag_seconds /m)
   assert.match(scraped.text, '# TYPE frontdesk_search_index_items gauge')
-  assert.is((await send(server.url, pems.ca, 'GET', '/metrics')).status, 404, 'not on the public port')
+  assert.is((await send(server.url, ca, 'GET', '/metrics')).status, 404, 'not on the public port')
   assert.is((await scrape(url.replace('/metrics', '/elsewhere'))).status, 404)
   assert.is(await server.stop(), 0)
 })

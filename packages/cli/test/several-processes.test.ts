@@ -3,7 +3,7 @@
 // serve` on its own port (another machine behind the load balancer, or another instance),
 // started from the bundled binary. Each case is bounded in time. On PostgreSQL when imported
 // with `?store=postgres` (see on-postgres.test.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import * as https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,9 +14,8 @@ import { createTestDatabase, postgresSuite } from '@frontdesk/adapter-postgres/t
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { Context, Store } from '@frontdesk/core'
 import { createApiKey, createFrontdesk, createPreviewToken, createTenant, deleteApiKey, exportRecords, importRecords, listInquiries, newId, revokePreviewToken, setApiKeyDisabled, setSynonyms } from '@frontdesk/core'
-import { createDevCert } from '@frontdesk/http'
 import type { Answer, ServeProcess } from './util/serve-process.ts'
-import { buildCli, send, sleep, startServe } from './util/serve-process.ts'
+import { buildCli, devCertFiles, send, sleep, startServe } from './util/serve-process.ts'
 
 const onPostgres = new URL(import.meta.url).searchParams.get('store') === 'postgres'
 
@@ -57,11 +56,7 @@ test.before(async (world) => {
     world.store = openSqliteStore({ path: world.db })
   }
   world.ctx = createFrontdesk({ store: world.store }).context
-  const pems = await createDevCert()
-  world.ca = pems.ca
-  world.files = { cwd: world.dir, cert: join(world.dir, 'cert.pem'), key: join(world.dir, 'key.pem') }
-  writeFileSync(world.files.cert, pems.cert)
-  writeFileSync(world.files.key, pems.key)
+  ;({ ca: world.ca, files: world.files } = await devCertFiles(world.dir))
   world.searchDir = join(world.dir, 'search')
   await createTenant(world.ctx, { code: 'acme' })
   world.reader = (await createApiKey(world.ctx, { tenantCode: 'acme', name: 'reader', permissions: ['cms:read', 'cms:search'] })).key

@@ -2,7 +2,7 @@
 // answers the client does not take, as a single server does. The supervisor hands each
 // connection over unread, so each worker's own server watches it; this checks it from
 // outside, with the bundled binary, counting each worker's sockets in /proc.
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import * as net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,9 +11,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import { createApiKey, createFrontdesk, createTenant } from '@frontdesk/core'
-import { createDevCert } from '@frontdesk/http'
 import type { ServeProcess } from './util/serve-process.ts'
-import { buildCli, send, sleep, startServe } from './util/serve-process.ts'
+import { buildCli, devCertFiles, send, sleep, startServe } from './util/serve-process.ts'
 
 const test = suite('slow readers on every worker')
 
@@ -39,10 +38,7 @@ test('serve --workers 2 closes, in each worker, the connections that never read 
   await createTenant(ctx, { code: 'acme' })
   const key = (await createApiKey(ctx, { tenantCode: 'acme', name: 'reader', permissions: ['cms:read'], rateLimit: 0 })).key
   await store.close()
-  const pems = await createDevCert()
-  const files = { cwd: dir, cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') }
-  writeFileSync(files.cert, pems.cert)
-  writeFileSync(files.key, pems.key)
+  const { ca, files } = await devCertFiles(dir)
   let cluster: ServeProcess | undefined
   const sockets: net.Socket[] = []
   try {
@@ -58,7 +54,7 @@ test('serve --workers 2 closes, in each worker, the connections that never read 
         const tcp = net.connect({ host: '127.0.0.1', port })
         tcp.on('error', () => {})
         sockets.push(tcp)
-        const socket = tls.connect({ socket: tcp, ca: pems.ca, servername: 'localhost' })
+        const socket = tls.connect({ socket: tcp, ca: ca, servername: 'localhost' })
         socket.on('error', () => {})
         socket.once('secureConnect', () => {
           socket.pause()
@@ -82,7 +78,7 @@ test('serve --workers 2 closes, in each worker, the connections that never read 
     const summary = `sockets per worker: before ${base.join('/')}, at most ${peak.join('/')}; back after ${closedMs === null ? 'never' : Math.round(closedMs)} ms`
     assert.ok(peak.every((count, i) => count >= (base[i] ?? 0) + 2), `each worker held two of the slow connections: ${summary}`)
     assert.ok(closedMs !== null && closedMs < 4_500, `each worker closed them after about the send timeout: ${summary}`)
-    const fresh = await send(cluster.url, pems.ca, 'GET', '/v1/cms/categories', { headers: { 'x-api-key': key } })
+    const fresh = await send(cluster.url, ca, 'GET', '/v1/cms/categories', { headers: { 'x-api-key': key } })
     assert.is(fresh.status, 200)
   } finally {
     for (const socket of sockets) socket.destroy()

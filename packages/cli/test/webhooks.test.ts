@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as assert from 'uvu/assert'
-import { createDevCert } from '@frontdesk/http'
 import { behaviourSuite, cliFixtureFor, storeOf } from './util/cli-fixture.ts'
 import type { ServeProcess } from './util/serve-process.ts'
-import { buildCli, send, sleep, startServe } from './util/serve-process.ts'
+import { buildCli, devCertFiles, send, sleep, startServe } from './util/serve-process.ts'
 import type { Receiver } from './util/webhook-receiver.ts'
 import { startReceiver, verified } from './util/webhook-receiver.ts'
 
@@ -33,10 +32,7 @@ test('three processes, one killed with SIGKILL mid-delivery: every event arrives
   const receiver: Receiver = await startReceiver()
   const servers: ServeProcess[] = []
   try {
-    const pems = await createDevCert()
-    const files = { cwd: f.dir, cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') }
-    writeFileSync(files.cert, pems.cert)
-    writeFileSync(files.key, pems.key)
+    const { ca, files } = await devCertFiles(dir, f.dir)
     writeFileSync(join(dir, 'receiver-ca.pem'), receiver.ca)
     assert.is((await run(['tenant', 'create', 'acme'])).code, 0)
     const key = /\n {2}(fdk_\S+)\n/.exec((await run(['key', 'create', '--tenant', 'acme', '--name', 'form', '--permissions', 'inquiry:create', '--rate-limit', '0'])).stdout)?.[1] ?? ''
@@ -66,7 +62,7 @@ test('three processes, one killed with SIGKILL mid-delivery: every event arrives
     receiver.behave('slow')
     const survivors = servers.filter((server) => server !== killed)
     for (let i = 0; i < 30; i++) {
-      const answer = await send(survivors[i % 2]!.url, pems.ca, 'POST', '/v1/inquiries', {
+      const answer = await send(survivors[i % 2]!.url, ca, 'POST', '/v1/inquiries', {
         headers: { 'x-api-key': key },
         body: { category_code: 'general', title: `Inquiry ${i}`, content: 'Hello', inquirer_name: 'Ina', inquirer_email: 'ina@example.com' },
       })

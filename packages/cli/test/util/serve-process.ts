@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process'
 import { spawn, spawnSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import * as https from 'node:https'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createDevCert } from '@frontdesk/http'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 const BIN = join(ROOT, 'packages/cli/bin/frontdesk.js')
@@ -11,6 +13,18 @@ const BIN = join(ROOT, 'packages/cli/bin/frontdesk.js')
 export function buildCli(): void {
   const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 })
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`)
+}
+
+/**
+ * A new development certificate written as `cert.pem` and `key.pem` in `dir`: the `files` a
+ * `startServe` in `cwd` (default `dir`) serves with, and the `ca` its clients trust.
+ */
+export async function devCertFiles(dir: string, cwd = dir): Promise<{ ca: string; files: { cwd: string; cert: string; key: string } }> {
+  const pems = await createDevCert()
+  const files = { cwd, cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') }
+  writeFileSync(files.cert, pems.cert)
+  writeFileSync(files.key, pems.key)
+  return { ca: pems.ca, files }
 }
 
 /** One line of a server's access log. */
