@@ -13,6 +13,9 @@ export const MAX_IN_VALUES = 100
 type Operator = (typeof FILTER_OPERATORS)[number]
 const RANGE: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte'])
 
+/** At most this many kinds of definition of one name have their typed operands shared (see `parseEntry`). */
+const SHARED_KINDS = 8
+
 /**
  * Reads the request's `filter` (README "Search") against the custom fields it may name: keys
  * `custom_<name>`; a plain value means `eq`; an operator object combines `eq`, `gt`, `gte`,
@@ -72,17 +75,33 @@ function parseEntry(key: string, value: unknown, definitions: readonly FieldDefi
   // the problems are reported as the first definition sees them.
   const byFieldId = new Map<string, FieldOperators>()
   let firstProblems: ErrorDetail[] | null = null
+  // Hint: a name is a field of its own in each category that has it (often tens of them, alike): the operands are typed once per kind
+  // of definition (the first `SHARED_KINDS` kinds: a name of many different select fields costs one typing each, never a search among them all).
+  const kinds: { definition: FieldDefinition; typed: FieldOperators; problems: ErrorDetail[] }[] = []
   for (const definition of definitions) {
-    const problems: ErrorDetail[] = []
-    const typed = typeOperators(definition, operators, plain ? null : path, path, problems)
-    if (problems.length === 0) byFieldId.set(definition.id, typed)
-    else firstProblems ??= problems
+    let typing = kinds.find((kind) => sameKind(kind.definition, definition))
+    if (typing === undefined) {
+      const problems: ErrorDetail[] = []
+      typing = { definition, typed: typeOperators(definition, operators, plain ? null : path, path, problems), problems }
+      if (kinds.length < SHARED_KINDS) kinds.push(typing)
+    }
+    if (typing.problems.length === 0) byFieldId.set(definition.id, typing.typed)
+    else firstProblems ??= typing.problems
   }
   if (byFieldId.size === 0) {
     details.push(...(firstProblems ?? []))
     return null
   }
   return unknownOperators ? null : { key, byFieldId }
+}
+
+/** Whether `typeOperators` types every operand alike for both definitions: it reads their type and a select's options. */
+function sameKind(a: FieldDefinition, b: FieldDefinition): boolean {
+  if (a.type !== b.type) return false
+  if (a.type !== 'select') return true
+  const x = a.options ?? []
+  const y = b.options ?? []
+  return x.length === y.length && x.every((option, i) => option === y[i])
 }
 
 /** Types each operand for `field`; `objectPath` is `null` for a plain value (reported on the key itself). */

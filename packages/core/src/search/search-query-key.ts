@@ -38,7 +38,19 @@ function termKey(term: QueryTerm): unknown {
 
 function conditionKey(condition: FieldCondition): unknown {
   const fields = [...condition.byFieldId].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return [condition.key, fields.map(([fieldId, operators]) => [fieldId, operatorsKey(operators)])]
+  // Hint: the fields of one name usually share one operators object (see `parseSearchFilter`): each object is keyed once.
+  const keys = new Map<FieldOperators, unknown>()
+  return [
+    condition.key,
+    fields.map(([fieldId, operators]) => {
+      let key = keys.get(operators)
+      if (key === undefined) {
+        key = operatorsKey(operators)
+        keys.set(operators, key)
+      }
+      return [fieldId, key]
+    }),
+  ]
 }
 
 function operatorsKey(operators: FieldOperators): unknown {

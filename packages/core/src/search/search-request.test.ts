@@ -147,6 +147,22 @@ test('operators combine; a name shared by categories applies where its value fit
   assert.equal([...(inValues.filters[0]?.byFieldId ?? [])], [['f_area', { in: ['tokyo', 'osaka'] }]])
 })
 
+test('a name of many categories applies to each field its value fits, select options told apart', () => {
+  const many = [
+    category('a', [field('a_region', 'region', 'select', ['tokyo', 'osaka'])]),
+    category('b', [field('b_region', 'region', 'select', ['osaka', 'nagoya'])]),
+    category('c', [field('c_region', 'region', 'select', ['tokyo', 'osaka'])]),
+    category('d', [field('d_region', 'region', 'number')]),
+    category('e', [field('e_region', 'region', 'select', ['osaka', 'nagoya'])]),
+  ]
+  const ids = (filter: unknown) => [...(parseSearchRequest({ query: 'a', filter: { custom_region: filter } }, many).filters[0]?.byFieldId.keys() ?? [])]
+  assert.equal(ids('tokyo'), ['a_region', 'c_region'])
+  assert.equal(ids('nagoya'), ['b_region', 'e_region'])
+  assert.equal(ids({ in: ['osaka'] }), ['a_region', 'b_region', 'c_region', 'e_region'])
+  assert.equal(ids({ gte: 3 }), ['d_region'])
+  assert.equal(fieldsOf(many, { query: 'a', filter: { custom_region: 'kyoto' } }), [{ field: 'filter.custom_region', message: 'must be one of: tokyo, osaka' }])
+})
+
 test('filter problems are reported with their path', () => {
   assert.equal(
     fields({
