@@ -180,7 +180,7 @@ test('highlighting costs steps linear in the text and the query, on the texts an
 
 test('a prepared text tells katakana separated as the expression does, and folds its kana a code unit at a time', () => {
   const SEPARATED = /[\p{Script=Katakana}\u30fc]\p{M}*[\u30fb=\u30a0 ]+\p{Script=Katakana}/u
-  const char = fc.constantFrom('ア', 'ー', 'ｱ', '\u{1b000}', 'あ', 'ぷ', '東', 'a', ' ', '・', '=', '゠', '\u0301', '\u3099', '\u{e0100}', '\ud800', '\udc00', '。')
+  const char = fc.constantFrom('ア', 'ー', 'ｱ', '\u{1b000}', 'あ', 'ぷ', '東', 'a', ' ', '・', '=', '゠', '\u0301', '\u3099', '\u{e0100}', '\ud800', '\udc00', '。', '\ufeff')
   fc.assert(
     fc.property(fc.array(char, { maxLength: 12 }).map((chars) => chars.join('')), (t) => {
       const source = new MatchText(t)
@@ -189,6 +189,10 @@ test('a prepared text tells katakana separated as the expression does, and folds
     }),
     { numRuns: 3000 },
   )
+  // Longer than the buffer folding keeps, and folded again after it (its buffer as the long text left it).
+  const long = `\ufeff${'あア東'.repeat(30_000)}ぷ`
+  assert.is(new MatchText(long).folded(long), `\ufeff${'アア東'.repeat(30_000)}プ`)
+  assert.is(new MatchText('ぷらいばしー').folded('ぷらいばしー'), 'プライバシー')
 })
 
 /** `stripHtml` as it was: every step run on every text. */

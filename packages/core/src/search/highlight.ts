@@ -86,9 +86,32 @@ export class MatchText {
 
 const HIRAGANA_FOLDED = /[\u3041-\u3096\u309d\u309e]/
 
+// Hint: `ignoreBOM` keeps a leading U+FEFF (by default the decoder drops it, and every offset after it would shift).
+const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true })
+// Whether a `Uint16Array` holds its code units as UTF-16LE (every platform Node runs on but s390x).
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+// Hint: one buffer for every text folded (grown as needed, up to `KEPT_FOLD_BUFFER` code units; a longer text gets one of its own): folding never re-enters.
+let foldBuffer = new Uint16Array(1024)
+const KEPT_FOLD_BUFFER = 65_536
+
 /** Text with its hiragana folded to katakana, a code unit at a time (offsets carry over): itself when it has none. */
 function foldKana(text: string): string {
   if (!HIRAGANA_FOLDED.test(text)) return text
+  if (!LITTLE_ENDIAN) return foldKanaByParts(text)
+  // Hint: the code units made into one string at once: `+=` at each hiragana (half of a Japanese text) makes a rope of hundreds of parts, slower to build and then to search.
+  if (foldBuffer.length < text.length && text.length <= KEPT_FOLD_BUFFER) foldBuffer = new Uint16Array(Math.min(KEPT_FOLD_BUFFER, text.length + (text.length >> 1)))
+  const buffer = foldBuffer.length >= text.length ? foldBuffer : new Uint16Array(text.length)
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    // Hint: the decoder would replace a lone surrogate: text with surrogates (few) is folded the slower way.
+    if ((code & 0xf800) === 0xd800) return foldKanaByParts(text)
+    buffer[i] = foldKanaCode(code)
+  }
+  return UTF16.decode(buffer.subarray(0, text.length))
+}
+
+/** `foldKana` of text that may hold lone surrogates (or on a big-endian machine): each hiragana replaced as it comes. */
+function foldKanaByParts(text: string): string {
   let out = ''
   let copied = 0
   for (let i = 0; i < text.length; i++) {
@@ -122,14 +145,17 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
   let tokenized = terms
   if (normalized === null) tokens = tokenize(text)
   else {
-    // A word may match the joined form of a compound (`covid19` in `COVID-19`): looked for in the text without its joiners.
-    const joined = plan.words.length > 0 ? source.joined : null
     // CJK needles are looked for in the text with its kana folded (as the query's are), words in the text itself.
     const folded = plan.kana ? source.folded(normalized) : normalized
-    const joinedOnly = joined === null ? [] : plan.words.filter((term) => joined.includes(term.term) && !occursIn(normalized, folded, term))
+    // A word may match the joined form of a compound (`covid19` in `COVID-19`): looked for in the text without its joiners.
+    // Hint: only for words the text itself does not hold (most texts that hold a word hold it as typed): the joined text is made for no other.
+    const absent = plan.words.length === 0 ? NO_WORDS : plan.words.filter((term) => !occursIn(normalized, folded, term))
+    const joined = absent.length > 0 ? source.joined : null
+    const joinedOnly = joined === null ? NO_WORDS : absent.filter((term) => joined.includes(term.term))
     // Most texts of a hit hold none of the terms (a word found in the title only): skip them.
     // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
-    if (joinedOnly.length === 0 && !terms.some((term) => occursIn(normalized, folded, term))) return []
+    const wordOccurs = absent.length < plan.words.length
+    if (joinedOnly.length === 0 && !wordOccurs && !terms.some((term) => term.kind === 'cjk' && occursIn(normalized, folded, term))) return []
     // CJK terms of plain characters are found as substrings; only the others need the text's tokens.
     // Hint: a run joined across katakana separators has bigrams that are no substrings of the text.
     if (plan.plainRuns.length > 0 && !source.separated(normalized)) {
@@ -164,6 +190,8 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
 
 type WordTerm = Extract<QueryTerm, { kind: 'word' }>
 type CjkTerm = Extract<QueryTerm, { kind: 'cjk' }>
+
+const NO_WORDS: readonly WordTerm[] = []
 
 /** What `spansIn` needs to know of a query's terms, found once for all the texts it highlights. */
 interface TermsPlan {

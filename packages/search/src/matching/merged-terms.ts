@@ -294,11 +294,12 @@ function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], num
     }
     return out
   }
+  // The candidates' runs of one kind, kept in order: each output run ends where its input run does.
+  runEnds[KINDS - 1] = count
+  if (all === 1) return oneGroupList(candidates, count, runEnds, hits, scores, cap)
   let length = 0
   for (let i = 0; i < count; i++) if (hits[candidates[i] ?? 0] === all) length++
   const out: TermList = { docs: new Int32Array(length), scores: new Float64Array(length), runEnds: new Int32Array(KINDS), length }
-  // The candidates' runs of one kind, kept in order: each output run ends where its input run does.
-  runEnds[KINDS - 1] = count
   length = 0
   for (let run = 0, i = 0; run < KINDS; run++) {
     for (const end = runEnds[run] ?? 0; i < end; i++) {
@@ -311,6 +312,24 @@ function mergeGroups(index: InvertedIndex, groups: readonly Alternative[][], num
       scores[doc] = 0
     }
     out.runEnds[run] = length
+  }
+  return out
+}
+
+/**
+ * `mergeGroups`' list of a term of one group (a word: its prefixes, stems and typos), where
+ * every candidate is kept, in its runs as they came (`runEnds`): the documents copied at once,
+ * no candidate tested.
+ */
+function oneGroupList(candidates: Int32Array, count: number, runEnds: Int32Array, hits: Uint16Array, scores: Float64Array, cap: boolean): TermList {
+  const out: TermList = { docs: candidates.slice(0, count), scores: new Float64Array(count), runEnds, length: count }
+  const outScores = out.scores
+  for (let i = 0; i < count; i++) {
+    const doc = candidates[i] ?? 0
+    const score = scores[doc] ?? 0
+    outScores[i] = cap ? cappedRelevance(score) : score
+    hits[doc] = 0
+    scores[doc] = 0
   }
   return out
 }
