@@ -55,8 +55,8 @@ export class AnalyzedDocsWriter {
   // Scratch of `add`: frequency by term number.
   #tf = new Int32Array(1024)
   #fieldTerms: number[] = []
-  /** The documents `copy` last copied from, and their CJK term numbers. */
-  #copied: { docs: AnalyzedDocs; cjk: Set<number> } | null = null
+  /** The documents `copy` last copied from, their CJK term numbers, and this writer's number of each of their term numbers (-1 until met). */
+  #copied: { docs: AnalyzedDocs; cjk: Set<number>; numbers: Int32Array } | null = null
 
   /** Documents added. */
   get count(): number {
@@ -92,8 +92,12 @@ export class AnalyzedDocsWriter {
   copy(from: AnalyzedDocs, at: number): number {
     this.#count++
     const numbers = from.numbers
-    if (this.#copied?.docs !== from) this.#copied = { docs: from, cjk: new Set(from.cjk) }
-    const cjk = this.#copied.cjk
+    if (this.#copied?.docs !== from) {
+      this.#copied = { docs: from, cjk: new Set(from.cjk), numbers: new Int32Array(from.terms.length).fill(-1) }
+      // Hint: room for the rest of `from` at once: a delta rewritten copies most of the old one, and growing by doubling copied it again and again.
+      this.#reserve(numbers.length - at)
+    }
+    const { cjk, numbers: renumbered } = this.#copied
     for (let f = 0; f < FIELDS.length; f++) {
       const n = numbers[at + 1] ?? 0
       this.#reserve(2 + 2 * n)
@@ -102,7 +106,13 @@ export class AnalyzedDocsWriter {
       at += 2
       for (let i = 0; i < n; i++, at += 2) {
         const number = numbers[at] ?? 0
-        this.#numbers[this.#length++] = this.#numberOf(from.terms[number] ?? '', cjk.has(number))
+        // Hint: a term's number here is looked up by its string once per copied-from term, not once per posting.
+        let mine = renumbered[number] ?? -1
+        if (mine < 0) {
+          mine = this.#numberOf(from.terms[number] ?? '', cjk.has(number))
+          renumbered[number] = mine
+        }
+        this.#numbers[this.#length++] = mine
         this.#numbers[this.#length++] = numbers[at + 1] ?? 0
       }
     }
@@ -111,7 +121,8 @@ export class AnalyzedDocsWriter {
 
   /** What was added. */
   finish(): AnalyzedDocs {
-    return { terms: this.#terms, cjk: this.#cjk, numbers: this.#numbers.slice(0, this.#length) }
+    // Hint: a view, not a copy: a copy would hold both at once, and the unused end is at most what the last growth added.
+    return { terms: this.#terms, cjk: this.#cjk, numbers: this.#numbers.subarray(0, this.#length) }
   }
 
   #numberOf(term: string, cjk: boolean): number {
