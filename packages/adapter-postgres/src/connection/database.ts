@@ -57,6 +57,17 @@ export class Database implements Sql {
     // Hint: an idle connection the server ended (restart, pg_terminate_backend) is reported
     // here; without a listener it would crash the process. The pool drops it by itself.
     this.#pool.on('error', () => {})
+    // Hint: a connection the server ends while it is lent out (between two statements of a
+    // transaction) emits 'error', which would crash the process unheard; its next statement
+    // fails instead, and the connection is discarded on release. Listened to from the moment
+    // the pool lends it, in the pool's own call, before it stops listening itself: a listener
+    // added once `connect()` resolved left a moment unheard, in which a connection ended by
+    // `pg_terminate_backend` under load crashed a test process.
+    this.#pool.on('acquire', (client: PoolClient) => {
+      if (this.#guarded.has(client)) return
+      client.on('error', () => {})
+      this.#guarded.add(client)
+    })
     this.#breaker = new CircuitBreaker(() => probe(settings))
   }
 
@@ -93,8 +104,6 @@ export class Database implements Sql {
    */
   async opening<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect()
-    client.on('error', () => {})
-    this.#guarded.add(client)
     let broken: Error | undefined
     try {
       return await work(client)
@@ -136,13 +145,6 @@ export class Database implements Sql {
     } catch (error) {
       if (isUnreachable(error)) this.#breaker.trip()
       throw toStorageError(error)
-    }
-    // Hint: a connection the server ends while it is lent out (between two statements of a
-    // transaction) emits 'error', which would crash the process unheard; its next statement
-    // fails instead, and the connection is discarded on release.
-    if (!this.#guarded.has(client)) {
-      client.on('error', () => {})
-      this.#guarded.add(client)
     }
     return client
   }
