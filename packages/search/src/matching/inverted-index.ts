@@ -287,7 +287,17 @@ export class InvertedIndex {
 
   /** The terms starting with `prefix` (itself included) with their ids; `cjk` picks the CJK vocabulary, else words. */
   withPrefix(prefix: string, cjk: boolean): [term: string, id: number][] {
-    return [...(cjk ? this.#cjkTerms : this.#words).atPrefix(prefix).entries()]
+    return [...this.prefixEntries(prefix, cjk)]
+  }
+
+  /** `withPrefix`, met one by one as the vocabulary's tree is walked (nothing gathered). */
+  prefixEntries(prefix: string, cjk: boolean): Iterable<[term: string, id: number]> {
+    return (cjk ? this.#cjkTerms : this.#words).atPrefix(prefix).entries()
+  }
+
+  /** The id of `term` in the vocabulary `cjk` picks, or `undefined` when it holds no such term. */
+  vocabularyId(term: string, cjk: boolean): number | undefined {
+    return (cjk ? this.#cjkTerms : this.#words).get(term)
   }
 
   /**

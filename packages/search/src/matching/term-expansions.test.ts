@@ -12,9 +12,25 @@ import { TermExpansions } from './term-expansions.ts'
 const WORDS = 600
 const DOCS = 2000
 
+/** An index that counts the vocabulary entries its prefix walks meet. */
+class WalkCountingIndex extends InvertedIndex {
+  walked = 0
+
+  override prefixEntries(prefix: string, cjk: boolean): Iterable<[term: string, id: number]> {
+    const entries = super.prefixEntries(prefix, cjk)
+    const count = () => this.walked++
+    return (function* () {
+      for (const entry of entries) {
+        count()
+        yield entry
+      }
+    })()
+  }
+}
+
 /** 600 words beginning with `s` (and 600 bigrams with `日`), word w in about DOCS / (w + 1) documents. */
-function vocabularyIndex(): InvertedIndex {
-  const index = new InvertedIndex()
+function vocabularyIndex(): WalkCountingIndex {
+  const index = new WalkCountingIndex()
   const word = (w: number) => `s${w.toString(36)}x`
   const kanji = (w: number) => `日${String.fromCharCode(0x4e00 + w)}`
   for (let doc = 0; doc < DOCS; doc++) {
@@ -42,6 +58,11 @@ test('a one-character word reads the postings of at most SHORT_PREFIX_WORDS long
   // The third and later: the word alone (no document holds `t` or `x` alone: nothing to read).
   assert.equal(read('s 日 t x 月').slice(2), [[0, 0], [0, 0], [0, 0]])
   assert.equal(read('t x s').slice(2), [[0, 0]])
+  // And finds itself without walking the words it begins (600 here, tens of thousands under a letter of a real vocabulary).
+  const fresh = new TermExpansions(index, true)
+  index.walked = 0
+  for (const term of parseQuery('t x s 日').terms.slice(2)) fresh.groupsOf(term)
+  assert.is(index.walked, 0, 'vocabulary entries walked for the third and fourth one-character words')
   // Quoted, a word is found wherever it stands: every word it begins, as the query's term; as the phrase's, itself only.
   const quoted = parseQuery('"s"')
   assert.is(expansions.groupsOf(quoted.terms[0] ?? { kind: 'cjk', text: '', grams: [], prefix: false }).flat().length, all.length)

@@ -156,14 +156,18 @@ export class TermExpansions {
 
   /** The terms `prefix` begins (itself included): all of them, or with `limit` (`QueryTerm.prefixWords`) itself and the words core's `shortPrefixWords` keeps. */
   #prefixed(prefix: string, cjk: boolean, limit: number | undefined): [term: string, id: number][] {
-    const all = this.#index.withPrefix(prefix, cjk)
-    if (limit === undefined) return all
-    const ids = new Map(all)
-    const kept = limit === 0 ? [] : shortPrefixWords(all.filter(([key]) => key !== prefix).map(([key, id]) => [key, this.#heldBy(id)] as const), limit)
-    const own = ids.get(prefix)
+    if (limit === undefined) return this.#index.withPrefix(prefix, cjk)
+    const own = this.#index.vocabularyId(prefix, cjk)
     const terms: [string, number][] = own === undefined ? [] : [[prefix, own]]
-    for (const key of kept) terms.push([key, ids.get(key) ?? 0])
+    // Hint: no walk for a limit of 0 (a query's third one-letter word and on), and none gathered for the others: under one letter are a vocabulary's tens of thousands of words.
+    if (limit === 0) return terms
+    for (const key of shortPrefixWords(this.#longerHeld(prefix, cjk), limit)) terms.push([key, this.#index.vocabularyId(key, cjk) ?? 0])
     return terms
+  }
+
+  /** The words (CJK terms) longer than `prefix` that begin with it, each with how many live items hold it. */
+  *#longerHeld(prefix: string, cjk: boolean): Generator<readonly [string, number]> {
+    for (const [key, id] of this.#index.prefixEntries(prefix, cjk)) if (key !== prefix) yield [key, this.#heldBy(id)]
   }
 }
 
