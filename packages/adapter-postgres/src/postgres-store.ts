@@ -100,10 +100,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let initial: { epoch: string; state: StoreState }
   try {
     initial = await db.opening(async (client) => {
-      const current = await currentState(client)
-      if (current !== null) return current
+      const found = await readState(client)
+      if (found?.schemaVersion === SCHEMA_VERSION) return found
       await migrate(client)
-      return readState(client)
+      const migrated = await readState(client)
+      if (migrated === null) throw new Error('frontdesk_state has no row')
+      return migrated
     })
   } catch (error) {
     await db.close().catch(() => undefined)
@@ -113,12 +115,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 }
 
 /**
- * The state of a database whose schema is already this code's version, in one round trip:
- * most opens find nothing to migrate, and a short-lived process (one `frontdesk import`) should
- * not pay the migration lock's round trips. `null` when the schema is missing, older or newer
- * (then `migrate` takes its lock and decides).
+ * The store's state and schema version (`frontdesk_state`) in one round trip, `null` without
+ * the table (a new database) or its row: most opens find the schema at this code's version
+ * and nothing to migrate, and a short-lived process (one `frontdesk import`) should not pay
+ * the migration lock's round trips; only a missing, older or newer schema goes to `migrate`.
  */
-async function currentState(client: ClientBase): Promise<{ epoch: string; state: StoreState } | null> {
+async function readState(client: ClientBase): Promise<{ schemaVersion: number; epoch: string; state: StoreState } | null> {
   let row: { schema_version: number; epoch: string; feed_pos: string; generation: string } | undefined
   try {
     row = (await client.query<{ schema_version: number; epoch: string; feed_pos: string; generation: string }>('SELECT schema_version, epoch, feed_pos, generation FROM frontdesk_state')).rows[0]
@@ -127,16 +129,8 @@ async function currentState(client: ClientBase): Promise<{ epoch: string; state:
     if ((error as { code?: unknown } | null)?.code === '42P01') return null
     throw error
   }
-  if (row === undefined || row.schema_version !== SCHEMA_VERSION) return null
-  return { epoch: row.epoch, state: { feedPos: Number(row.feed_pos), generation: Number(row.generation) } }
-}
-
-/** The store's state (`frontdesk_state`), read after `migrate`. */
-async function readState(client: ClientBase): Promise<{ epoch: string; state: StoreState }> {
-  const { rows } = await client.query<{ epoch: string; feed_pos: string; generation: string }>('SELECT epoch, feed_pos, generation FROM frontdesk_state')
-  const row = rows[0]
-  if (row === undefined) throw new Error('frontdesk_state has no row')
-  return { epoch: row.epoch, state: { feedPos: Number(row.feed_pos), generation: Number(row.generation) } }
+  if (row === undefined) return null
+  return { schemaVersion: row.schema_version, epoch: row.epoch, state: { feedPos: Number(row.feed_pos), generation: Number(row.generation) } }
 }
 
 /**
