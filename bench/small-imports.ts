@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_REBUILD_THRESHOLD } from '@frontdesk/search'
@@ -18,6 +18,18 @@ export interface SmallImportRun {
   seconds: number[]
   /** The peak RSS of each run (GNU time's maximum resident set size); `null` without GNU time. */
   peakRssBytes: (number | null)[]
+  /**
+   * The refresh of the search snapshot an import handed to a process of its own (once in ~2,000
+   * changes), per run: its wall time from the import's exit and its peak RSS (`VmHWM`, sampled
+   * every 20 ms); `null` when the run handed none off.
+   */
+  refreshes: (BackgroundRefresh | null)[]
+}
+
+/** A background refresh's figures (see `SmallImportRun.refreshes`). */
+export interface BackgroundRefresh {
+  seconds: number
+  peakRssBytes: number | null
 }
 
 /** What `measureSmallImports` measured. */
@@ -65,11 +77,11 @@ export async function measureSmallImports(options: { db: string; searchDir: stri
   }
   const cli = (args: string[], env: Record<string, string> = {}) => timed(db, searchDir, dir, args, env)
   // Hint: past the 2,000 changes and with no room for a delta: the snapshot itself is written, so that the next start has nothing to catch up.
-  const compact = () => cli(importing(file('compact.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD + 1).map(edited))), { FRONTDESK_SEARCH_DELTA_ITEMS: '0' })
+  const compact = () => cli(importing(file('compact.ndjson', contents.slice(0, DEFAULT_REBUILD_THRESHOLD + 1).map(edited))), { FRONTDESK_SEARCH_DELTA_ITEMS: '0', FRONTDESK_SEARCH_REFRESH: 'wait' })
   const runs: SmallImportRun[] = []
   const measure = (label: string, make: (round: number) => string[]) => {
     const each = Array.from({ length: rounds }, (_, round) => cli(make(round)))
-    const run: SmallImportRun = { label, seconds: each.map((r) => r.seconds), peakRssBytes: each.map((r) => r.peakRssBytes) }
+    const run: SmallImportRun = { label, seconds: each.map((r) => r.seconds), peakRssBytes: each.map((r) => r.peakRssBytes), refreshes: each.map((r) => r.refresh) }
     runs.push(run)
     log(`  ${formatSmallImport(run)}`)
   }
@@ -102,7 +114,9 @@ export async function measureSmallImports(options: { db: string; searchDir: stri
 
 /** One line of a small import's figures. */
 export function formatSmallImport(run: SmallImportRun): string {
-  return `${run.label}: ${run.seconds.map((s) => s.toFixed(2)).join(' / ')} s, peak RSS ${run.peakRssBytes.map((n) => (n === null ? 'n/a' : (n / 1048576).toFixed(0))).join(' / ')} MB`
+  const mb = (n: number | null) => (n === null ? 'n/a' : (n / 1048576).toFixed(0))
+  const refreshes = run.refreshes.flatMap((refresh, i) => (refresh === null ? [] : [`after run ${i + 1} a refresh of its own ${refresh.seconds.toFixed(2)} s, ${mb(refresh.peakRssBytes)} MB`]))
+  return `${run.label}: ${run.seconds.map((s) => s.toFixed(2)).join(' / ')} s, peak RSS ${run.peakRssBytes.map(mb).join(' / ')} MB${refreshes.length === 0 ? '' : ` (${refreshes.join('; ')})`}`
 }
 
 /** A start's figures. */
@@ -110,8 +124,12 @@ export function formatStartUp(start: StartUp): string {
   return `${start.seconds.toFixed(2)} s (${start.source}, ${start.deltaItems === 0 ? '' : `a delta of ${start.deltaItems} items and `}${start.behind} changes replayed)`
 }
 
-/** One `frontdesk` command in a fresh process of the built CLI: its wall time and peak RSS (under GNU time when there is one). */
-function timed(db: string, searchDir: string, dir: string, args: string[], env: Record<string, string> = {}): { seconds: number; peakRssBytes: number | null } {
+/**
+ * One `frontdesk` command in a fresh process of the built CLI: its wall time and peak RSS (under
+ * GNU time when there is one), and the refresh it handed off, followed to its end so that the
+ * next command runs alone.
+ */
+function timed(db: string, searchDir: string, dir: string, args: string[], env: Record<string, string> = {}): { seconds: number; peakRssBytes: number | null; refresh: BackgroundRefresh | null } {
   const command = [join(ROOT, 'packages/cli/bin/frontdesk.js'), '--db', db, '--search-dir', searchDir, ...args]
   const stats = join(dir, 'time.txt')
   const gnu = existsSync(GNU_TIME)
@@ -119,5 +137,35 @@ function timed(db: string, searchDir: string, dir: string, args: string[], env: 
   execFileSync(gnu ? GNU_TIME : process.execPath, gnu ? ['-o', stats, '-f', '%M', process.execPath, ...command] : command, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } })
   const seconds = (performance.now() - started) / 1000
   const kb = gnu ? Number(readFileSync(stats, 'utf8').trim().split('\n').at(-1)) : Number.NaN
-  return { seconds, peakRssBytes: Number.isFinite(kb) ? kb * 1024 : null }
+  return { seconds, peakRssBytes: Number.isFinite(kb) ? kb * 1024 : null, refresh: followRefresh(searchDir) }
+}
+
+/**
+ * The refresh a command just handed off (its lock file in `searchDir` appears within ~0.3 s of
+ * the command's exit), followed until its lock is gone; `null` when none appeared in 0.5 s.
+ */
+function followRefresh(searchDir: string): BackgroundRefresh | null {
+  const started = performance.now()
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  const holder = () => {
+    const lock = existsSync(searchDir) ? readdirSync(searchDir).find((name) => name.endsWith('.lock')) : undefined
+    return lock === undefined ? null : Number(readFileSync(join(searchDir, lock), 'utf8').trim() || Number.NaN)
+  }
+  let pid = holder()
+  while (pid === null && performance.now() - started < 500) {
+    Atomics.wait(pause, 0, 0, 10)
+    pid = holder()
+  }
+  if (pid === null) return null
+  let peakKb: number | null = null
+  for (let current: number | null = pid; current !== null && performance.now() - started < 600_000; current = holder()) {
+    try {
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1]
+      if (hwm !== undefined) peakKb = Math.max(peakKb ?? 0, Number(hwm))
+    } catch {
+      // Hint: it has just exited (or its id is not yet written); its lock goes with it.
+    }
+    Atomics.wait(pause, 0, 0, 20)
+  }
+  return { seconds: (performance.now() - started) / 1000, peakRssBytes: peakKb === null ? null : peakKb * 1024 }
 }

@@ -7,6 +7,7 @@ import * as importCommand from './commands/import.ts'
 import * as inquiry from './commands/inquiry.ts'
 import * as key from './commands/key.ts'
 import * as preview from './commands/preview.ts'
+import * as searchSnapshot from './commands/search-snapshot.ts'
 import * as serve from './commands/serve.ts'
 import * as synonyms from './commands/synonyms.ts'
 import * as tenant from './commands/tenant.ts'
@@ -29,6 +30,7 @@ const COMMANDS: CommandModule[] = [
   exportCommand,
   content,
   synonyms,
+  searchSnapshot,
   preview,
   inquiry,
   webhook,

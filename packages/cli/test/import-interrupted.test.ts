@@ -3,23 +3,22 @@
 // reads is the previous one or one of the import's, never a part of one, the start answers as
 // an index built from the database, and the next write of the snapshot removes what the killed
 // process left in the snapshot directory.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { SearchBuildInfo } from '@frontdesk/search'
-import { createSearchEngine, directorySnapshots } from '@frontdesk/search'
-import { parseQueryTerms } from '@frontdesk/core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { admin, adminQuery, postgresSuite } from '@frontdesk/adapter-postgres/testing'
 import { openStore } from '../src/session.ts'
+import { frontdesk, startAndCompare } from './util/bin-import.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
-const bin = join(root, 'packages/cli/bin/frontdesk.js')
 const ITEMS = 600
 const WORDS = ['lighthouse', 'harbour', 'keeper', 'lamp', 'museum', 'ship', 'anchor', 'tide']
+/** What the starts are asked: every word, each version's marker and a pair. */
+const TEXTS = [...WORDS, 'v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'lamp anchor']
 
 const test = suite<{ dir: string; db: string; searchDir: string }>('frontdesk import killed at any moment', { dir: '', db: '', searchDir: '' })
 test.before(() => {
@@ -49,30 +48,6 @@ function items(dir: string, version: number, padding = 0): string {
   return path
 }
 
-/**
- * Runs the binary; with `killAfterMs`, SIGKILLs it then (when still running); with
- * `maxFileKiB`, no file it writes may grow beyond that (`ulimit -f`: a write past it fails
- * with EFBIG, as one on a full disk fails with ENOSPC). Resolves with its exit code (null when killed).
- */
-function frontdesk(args: string[], env: Record<string, string>, killAfterMs?: number, maxFileKiB?: number): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const command: [string, string[]] = maxFileKiB === undefined ? [process.execPath, [bin, ...args]] : ['/bin/sh', ['-c', `ulimit -f ${Math.ceil(maxFileKiB)} && exec "$0" "$@"`, process.execPath, bin, ...args]]
-    const child = spawn(...command, { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    const timer = killAfterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs)
-    const limit = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      if (timer !== null) clearTimeout(timer)
-      clearTimeout(limit)
-      resolve({ code, stderr })
-    })
-  })
-}
-
 /** The versions the database holds (one when an import applied wholly or not at all). */
 async function versionsIn(db: string): Promise<Set<string>> {
   const store = await openStore(db)
@@ -87,36 +62,15 @@ async function versionsIn(db: string): Promise<Set<string>> {
   }
 }
 
-/** What a start restoring the snapshots answers, against an index built from the database; and how it made its index. */
-async function startAndCompare(db: string, searchDir: string): Promise<SearchBuildInfo | undefined> {
-  const store = await openStore(db)
-  const builds: SearchBuildInfo[] = []
-  const snapshots = directorySnapshots(searchDir)
-  const server = createSearchEngine({ store, warmUp: false, snapshots: { read: (name) => snapshots.read(name), write: async () => false }, onBuild: (info) => builds.push(info) })
-  const reference = createSearchEngine({ store, warmUp: false, snapshots: null })
-  try {
-    const tenantId = (await store.getTenantByCode('acme'))?.id ?? ''
-    for (const text of [...WORDS, 'v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'lamp anchor']) {
-      const query = { terms: parseQueryTerms(text), now: '2026-01-01T00:00:00.000Z', categoryId: null, tags: null, filters: [], sort: { kind: 'published_at' as const, direction: 'desc' as const }, from: 0, size: 50 }
-      const [got, expected] = [await server.search(tenantId, query), await reference.search(tenantId, query)]
-      assert.equal({ total: got.total, ids: got.hits.map((hit) => hit.id) }, { total: expected.total, ids: expected.hits.map((hit) => hit.id) }, text)
-    }
-    return builds[0]
-  } finally {
-    await server.close()
-    await reference.close()
-    await store.close()
-  }
-}
-
 test('kill -9 during an import: all or nothing in the database, a whole snapshot and delta or the previous ones, leftovers removed by the next write', async ({ dir, db, searchDir }) => {
   const args = ['--db', db, '--search-dir', searchDir]
   assert.is((await frontdesk([...args, 'tenant', 'create', 'acme'], {})).code, 0)
   const first = await frontdesk([...args, 'import', items(dir, 0), '--tenant', 'acme'], {})
   assert.is(first.code, 0, first.stderr)
   // Hint: an import that rewrites the snapshot every time, one that writes its delta every time (the windows a kill must not break), and one that leaves both.
-  const rewrite = { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_DELTA_ITEMS: '0' }
-  const delta = { FRONTDESK_SEARCH_CATCH_UP: '0' }
+  // The import writes them itself (FRONTDESK_SEARCH_REFRESH=wait); a refresh of its own process killed is search-refresh.test.ts's.
+  const rewrite = { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_DELTA_ITEMS: '0', FRONTDESK_SEARCH_REFRESH: 'wait' }
+  const delta = { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_REFRESH: 'wait' }
   const modes = [rewrite, {}, delta, rewrite, delta]
   const timings = [60, 300, 550, 800, 1100]
   let killed = 0
@@ -127,7 +81,7 @@ test('kill -9 during an import: all or nothing in the database, a whole snapshot
     else assert.is(result.code, 0, result.stderr)
     const versions = await versionsIn(db)
     assert.is(versions.size, 1, `killed after ${ms} ms: ${[...versions].join(', ')}`)
-    const build = await startAndCompare(db, searchDir)
+    const build = await startAndCompare(db, searchDir, TEXTS)
     assert.is(build?.source, 'snapshot', `killed after ${ms} ms: the snapshot left is usable`)
   }
   assert.ok(killed > 0, 'some imports were killed before they ended')
@@ -139,7 +93,7 @@ test('kill -9 during an import: all or nothing in the database, a whole snapshot
   assert.equal(readdirSync(searchDir).filter((name) => !name.endsWith('.index')), [], 'no temporary file is left')
   assert.is(readdirSync(searchDir).length, 2, 'the snapshot and its delta')
   assert.equal([...(await versionsIn(db))], ['v9'])
-  assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
+  assert.is((await startAndCompare(db, searchDir, TEXTS))?.source, 'snapshot')
 })
 
 test('an import refused by a full disk: the database and the snapshot as they were, one error line, and the next import applies', async ({ dir, db, searchDir }) => {
@@ -150,19 +104,19 @@ test('an import refused by a full disk: the database and the snapshot as they we
   const before = snapshot()
   // Hint: the files may grow by a little, far less than the next import's items need (their bodies are ~100 times larger).
   const largest = Math.max(...[db, `${db}-wal`, ...readdirSync(searchDir).map((name) => join(searchDir, name))].map((path) => (existsSync(path) ? statSync(path).size : 0)))
-  for (const [version, env] of [[1, {}], [2, { FRONTDESK_SEARCH_CATCH_UP: '0' }]] as const) {
+  for (const [version, env] of [[1, {}], [2, { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_REFRESH: 'wait' }]] as const) {
     const full = await frontdesk([...args, 'import', items(dir, version, 200), '--tenant', 'acme'], env, undefined, largest / 1024 + 64)
     assert.is.not(full.code, 0, 'the import fails')
     assert.is(full.stderr.trim().split('\n').length, 1, full.stderr)
     assert.match(full.stderr, /^frontdesk: Storage is temporarily unavailable \(SQLITE_(FULL|IOERR)\w*: /, 'says why')
     assert.equal([...(await versionsIn(db))], ['v0'], 'nothing of it in the database')
     assert.equal(snapshot(), before, 'the snapshot untouched')
-    assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
+    assert.is((await startAndCompare(db, searchDir, TEXTS))?.source, 'snapshot')
   }
-  const next = await frontdesk([...args, 'import', items(dir, 3, 200), '--tenant', 'acme'], { FRONTDESK_SEARCH_CATCH_UP: '0' })
+  const next = await frontdesk([...args, 'import', items(dir, 3, 200), '--tenant', 'acme'], { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_REFRESH: 'wait' })
   assert.is(next.code, 0, next.stderr)
   assert.equal([...(await versionsIn(db))], ['v3'])
-  assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
+  assert.is((await startAndCompare(db, searchDir, TEXTS))?.source, 'snapshot')
 })
 
 test.run()
@@ -205,7 +159,7 @@ onPostgres('the database stopped during an import: all of it or none in the data
   for (const [k, ms] of [0, 500].entries()) {
     const version = k + 1
     let ended = false
-    const running = frontdesk([...args, 'import', items(dir, version, 100), '--tenant', 'acme'], k % 2 === 0 ? { FRONTDESK_SEARCH_CATCH_UP: '0' } : {})
+    const running = frontdesk([...args, 'import', items(dir, version, 100), '--tenant', 'acme'], k % 2 === 0 ? { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_REFRESH: 'wait' } : {})
     void running.then(() => (ended = true))
     for (const started = Date.now(); !ended && Date.now() - started < 30_000 && !(await importing()); ) await new Promise((resolve) => setTimeout(resolve, 20))
     await new Promise((resolve) => setTimeout(resolve, ms))
@@ -219,13 +173,13 @@ onPostgres('the database stopped during an import: all of it or none in the data
     }
     const versions = await versionsIn(db)
     assert.is(versions.size, 1, `stopped after ${ms} ms: ${[...versions].join(', ')}`)
-    assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot', `stopped after ${ms} ms: the snapshot left is usable`)
+    assert.is((await startAndCompare(db, searchDir, TEXTS))?.source, 'snapshot', `stopped after ${ms} ms: the snapshot left is usable`)
   }
   assert.ok(interrupted > 0, 'some imports were cut off by the stop')
-  const last = await frontdesk([...args, 'import', items(dir, 9), '--tenant', 'acme'], { FRONTDESK_SEARCH_CATCH_UP: '0' })
+  const last = await frontdesk([...args, 'import', items(dir, 9), '--tenant', 'acme'], { FRONTDESK_SEARCH_CATCH_UP: '0', FRONTDESK_SEARCH_REFRESH: 'wait' })
   assert.is(last.code, 0, last.stderr)
   assert.equal([...(await versionsIn(db))], ['v9'])
-  assert.is((await startAndCompare(db, searchDir))?.source, 'snapshot')
+  assert.is((await startAndCompare(db, searchDir, TEXTS))?.source, 'snapshot')
 })
 
 onPostgres.run()

@@ -78,7 +78,7 @@ export function readImportFile(file: string, format: ImportFormat, env: CliEnv):
  * `session.searchDir` up to date (see `saveSearchSnapshot`), so that the next `serve` start
  * restores it.
  */
-export async function importFile(session: Pick<Session, 'ctx' | 'searchDir'>, file: string, options: ImportOptions, env: CliEnv): Promise<ImportSummary> {
+export async function importFile(session: Pick<Session, 'ctx' | 'searchDir' | 'path'>, file: string, options: ImportOptions, env: CliEnv): Promise<ImportSummary> {
   const { ctx, searchDir } = session
   const format = importFormat(file, options.format)
   const dryRun = options.dryRun === true
@@ -100,8 +100,9 @@ export async function importFile(session: Pick<Session, 'ctx' | 'searchDir'>, fi
   } finally {
     progress.done()
   }
-  if (!summary.dry_run && changesSearch(summary)) await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, catchUpLimitOf(env), wholeNumberOf(env, 'FRONTDESK_SEARCH_DELTA_ITEMS'))
-  else await indexing?.abandon()
+  if (summary.dry_run || !changesSearch(summary)) await indexing?.abandon()
+  else if (indexing === null && env.detach !== undefined && env.vars['FRONTDESK_SEARCH_REFRESH'] !== 'wait') await refreshAfterImport(session, options.tenant, { ...env, detach: env.detach })
+  else await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, catchUpLimitOf(env), deltaItemsOf(env))
   printSummary(env.stdout, options, summary)
   return summary
 }
@@ -122,15 +123,41 @@ async function indexAlongside(ctx: Context, tenantCode: string, searchDir: strin
 }
 
 /**
+ * After an import that was not a first one: when the tenant's search snapshot has fallen too far
+ * behind (once in ~2,000 changes), starts bringing it up to date in a process of its own
+ * (`search-snapshot`, see `refreshInBackground`) instead of waiting for that work, which
+ * follows what changed since the snapshot rather than this import. Said on a terminal only.
+ * `FRONTDESK_SEARCH_REFRESH=wait` does it in the foreground, as `saveSearchSnapshot`.
+ */
+async function refreshAfterImport(session: Pick<Session, 'ctx' | 'searchDir' | 'path'>, tenantCode: string, env: CliEnv & Required<Pick<CliEnv, 'detach'>>): Promise<void> {
+  const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not brought up to date (${why}); \`frontdesk serve\` will catch up on its next start\n`)
+  try {
+    const tenant = await session.ctx.store.getTenantByCode(tenantCode)
+    if (tenant === null) return
+    const catchUpLimit = catchUpLimitOf(env)
+    const { refreshInBackground } = await import('../search-refresh.ts')
+    const pid = await refreshInBackground(session.ctx, tenant, session.searchDir, session.path, env, catchUpLimit === undefined ? {} : { catchUpLimit })
+    if (pid !== null && env.stderr.isTTY === true) env.stderr.write(`search snapshot: brought up to date in the background (pid ${pid})\n`)
+  } catch (error) {
+    warn(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/**
  * `FRONTDESK_SEARCH_CATCH_UP`: the most changes an import leaves the tenant's snapshot behind
  * the change feed (see `saveSearchSnapshot`); only lower than the default takes effect, since
  * a start replays at most that many. `undefined`: the default.
  */
-function catchUpLimitOf(env: CliEnv): number | undefined {
+export function catchUpLimitOf(env: CliEnv): number | undefined {
   return wholeNumberOf(env, 'FRONTDESK_SEARCH_CATCH_UP')
 }
 
-/** A whole number of the environment (`FRONTDESK_SEARCH_DELTA_ITEMS`: the most items a snapshot's delta holds); `undefined` when absent or not one. */
+/** `FRONTDESK_SEARCH_DELTA_ITEMS`: the most items a snapshot's delta holds; `undefined`: the default. */
+export function deltaItemsOf(env: CliEnv): number | undefined {
+  return wholeNumberOf(env, 'FRONTDESK_SEARCH_DELTA_ITEMS')
+}
+
+/** A whole number of the environment; `undefined` when absent or not one. */
 function wholeNumberOf(env: CliEnv, name: string): number | undefined {
   const given = env.vars[name]
   if (given === undefined || !/^\d+$/.test(given)) return undefined

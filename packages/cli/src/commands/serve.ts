@@ -20,6 +20,7 @@ import type { MetricsEndpoint } from '../serve/metrics-endpoint.ts'
 import type { TlsFiles } from '../serve/tls-problem-line.ts'
 import { tlsProblemLine } from '../serve/tls-problem-line.ts'
 import { tellSupervisor, workerPortOf, workerSlotOf } from '../serve/worker-messages.ts'
+import { waitForRefreshes } from '../search-refresh.ts'
 import { dbPathOf, defaultSearchDir, isPostgresUrl, openStore, searchDirOf } from '../session.ts'
 import { publicAddressesOf } from '../net/private-address.ts'
 import { parseRateLimit } from './key.ts'
@@ -448,6 +449,9 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
   const { tlsFromSupervisor, watchTlsFiles } = await import('../serve/tls-files.ts')
   // Hint: a worker listens for renewed certificates before it serves, so that none sent meanwhile is lost.
   const fromSupervisor = slot !== null && tlsFiles !== undefined ? tlsFromSupervisor(say) : null
+  const searchDir = options.searchDir ?? defaultSearchDir(dbPath, env.cwd)
+  // Hint: the process that restores the snapshots (and writes them) waits for a refresh an import started, rather than restore the older one.
+  if (slot === null || slot === 1) await waitForRefreshes(searchDir, env)
   let running: RunningServer
   try {
     running = await startServer(dbPath, transport, {
@@ -457,7 +461,7 @@ export async function serve(dbPath: string, options: ServeOptions, env: CliEnv, 
       ...(onAccess === undefined ? {} : { onAccess }),
       ...(options.defaultRateLimit === undefined ? {} : { defaultRateLimit: options.defaultRateLimit }),
       // Hint: the default of a PostgreSQL database lies in the working directory, the caller's (env.cwd), not the process's.
-      searchDir: options.searchDir ?? defaultSearchDir(dbPath, env.cwd),
+      searchDir,
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
       ...(options.sendTimeout === undefined ? {} : { sendTimeoutMs: Math.round(options.sendTimeout * 1_000) }),

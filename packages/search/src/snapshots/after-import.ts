@@ -65,18 +65,13 @@ export async function snapshotAfterImport(
   tenantId: string,
   options: SnapshotAfterImportOptions = {},
 ): Promise<SnapshotAfterImport> {
-  // Hint: never above what a start replays: a snapshot further behind is rebuilt by the start instead.
-  const limit = Math.max(0, Math.min(DEFAULT_REBUILD_THRESHOLD, Math.floor(options.catchUpLimit ?? DEFAULT_REBUILD_THRESHOLD)))
-  const base = await leadOf(snapshots, tenantId, (bytes) => decodeSnapshotLead(bytes))
-  if (base !== null) {
-    const deltaLead = await leadOf(snapshots, deltaName(tenantId), (bytes) => decodeDeltaLead(bytes, tenantId, base.position))
-    const batch = await store.readChanges(deltaLead?.position ?? base.position, limit + 1, tenantId)
-    if (batch !== null && batch.changes.length <= limit) return 'behind'
-    if (batch !== null) {
-      const old = deltaLead === null ? null : decodeDelta((await snapshots.read(deltaName(tenantId)).catch(() => null)) ?? new Uint8Array(), tenantId, base.position)
-      const delta = await makeDelta(store, tenantId, base.position, old, Math.max(limit, Math.floor(options.deltaItems ?? DEFAULT_DELTA_ITEMS)))
-      if (delta !== null) return (await snapshots.write(deltaName(tenantId), encodeDelta(delta)).catch(() => false)) ? 'delta' : 'unwritable'
-    }
+  const limit = catchUpLimitOf(options)
+  const { base, deltaLead, behind } = await snapshotState(store, snapshots, tenantId, limit)
+  if (base !== null && behind) return 'behind'
+  if (base !== null && deltaLead !== undefined) {
+    const old = deltaLead === null ? null : decodeDelta((await snapshots.read(deltaName(tenantId)).catch(() => null)) ?? new Uint8Array(), tenantId, base.position)
+    const delta = await makeDelta(store, tenantId, base.position, old, Math.max(limit, Math.floor(options.deltaItems ?? DEFAULT_DELTA_ITEMS)))
+    if (delta !== null) return (await snapshots.write(deltaName(tenantId), encodeDelta(delta)).catch(() => false)) ? 'delta' : 'unwritable'
   }
   const rebuildThreshold = Math.max(limit, Math.floor((base?.items ?? 0) / 10))
   const search = createSearchEngine({ store, snapshots, warmUp: false, rebuildThreshold, ...(options.memo === undefined ? {} : { memo: options.memo }) })
@@ -85,6 +80,35 @@ export async function snapshotAfterImport(
   } finally {
     await search.close().catch(() => undefined)
   }
+}
+
+/**
+ * Whether `snapshotAfterImport` would leave the tenant's snapshot as it is ('behind'): it is
+ * usable and at most `catchUpLimit` changes behind the feed. Reads what that check reads (two
+ * leads, at most `catchUpLimit + 1` feed entries), so a caller can learn cheaply that there is
+ * work to do, and do it elsewhere (`frontdesk import` hands it to a process of its own).
+ */
+export async function snapshotIsBehind(store: SearchEngineStore, snapshots: SnapshotStore, tenantId: string, options: Pick<SnapshotAfterImportOptions, 'catchUpLimit'> = {}): Promise<boolean> {
+  const { base, behind } = await snapshotState(store, snapshots, tenantId, catchUpLimitOf(options))
+  return base !== null && behind
+}
+
+/** `catchUpLimit` as it takes effect: never above what a start replays (a snapshot further behind is rebuilt by the start instead). */
+function catchUpLimitOf(options: Pick<SnapshotAfterImportOptions, 'catchUpLimit'>): number {
+  return Math.max(0, Math.min(DEFAULT_REBUILD_THRESHOLD, Math.floor(options.catchUpLimit ?? DEFAULT_REBUILD_THRESHOLD)))
+}
+
+/**
+ * The tenant's snapshot lead (`null`: none usable), its delta's lead (`null`: none usable;
+ * `undefined`: the feed no longer reaches back to them) and whether they are at most `limit`
+ * changes behind the feed.
+ */
+async function snapshotState(store: SearchEngineStore, snapshots: SnapshotStore, tenantId: string, limit: number) {
+  const base = await leadOf(snapshots, tenantId, (bytes) => decodeSnapshotLead(bytes))
+  if (base === null) return { base, deltaLead: undefined, behind: false }
+  const deltaLead = await leadOf(snapshots, deltaName(tenantId), (bytes) => decodeDeltaLead(bytes, tenantId, base.position))
+  const batch = await store.readChanges(deltaLead?.position ?? base.position, limit + 1, tenantId)
+  return { base, deltaLead: batch === null ? undefined : deltaLead, behind: batch !== null && batch.changes.length <= limit }
 }
 
 /**
