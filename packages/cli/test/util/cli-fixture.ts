@@ -68,18 +68,30 @@ export function cliFixture(given?: string, drop?: () => Promise<void>) {
     vars,
     cwd: dir,
   })
+  const detachedRuns: Promise<number>[] = []
   return {
     dir,
     db,
     /** Where the CLI keeps the search snapshots of \`db\` by default (\`--search-dir\` not given). */
     searchDir: defaultSearchDir(db, dir),
     env,
-    /** Runs `frontdesk --db <db> ...args` in-process. */
-    async run(args: string[], options: { stdin?: string; vars?: Record<string, string>; noDb?: boolean; tty?: boolean } = {}): Promise<RunResult> {
-      const e = env(options.stdin ?? '', options.vars ?? {}, options.tty ?? false)
+    /**
+     * Runs `frontdesk --db <db> ...args` in-process. With `detach`, what the command would start
+     * in a process of its own (`CliEnv.detach`) runs in this one, unawaited (see `settle`).
+     */
+    async run(args: string[], options: { stdin?: string; vars?: Record<string, string>; noDb?: boolean; tty?: boolean; detach?: boolean } = {}): Promise<RunResult> {
+      const e: CliEnv & { stdout: { text(): string }; stderr: { text(): string } } = env(options.stdin ?? '', options.vars ?? {}, options.tty ?? false)
+      if (options.detach === true) {
+        e.detach = (detached, vars) => {
+          detachedRuns.push(main(['node', 'frontdesk', ...detached], env('', { ...options.vars, ...vars })))
+          return process.pid
+        }
+      }
       const code = await main(['node', 'frontdesk', ...(options.noDb ? [] : ['--db', db]), ...args], e)
       return { code, stdout: e.stdout.text(), stderr: e.stderr.text() }
     },
+    /** Waits for what commands run with `detach` started; the exit codes it had. */
+    settle: async (): Promise<number[]> => Promise.all(detachedRuns.splice(0)),
     /** Opens the fixture's database (close it after use). */
     session: (): Promise<Session> => openSession(db),
     /** Removes the temp dir (and drops a PostgreSQL database). */

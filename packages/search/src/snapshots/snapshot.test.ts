@@ -12,7 +12,7 @@ import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SearchBuildInfo, SearchEngineOptions } from '../search-engine.ts'
 import { createSearchEngine } from '../search-engine.ts'
 import { directorySnapshots, readWhole } from './directory-snapshots.ts'
-import { snapshotAfterImport } from './after-import.ts'
+import { snapshotAfterImport, snapshotIsBehind } from './after-import.ts'
 import { snapshotBacklog } from './snapshot-backlog.ts'
 
 interface World {
@@ -50,6 +50,14 @@ function open(ctx: World, store: SqliteStore = ctx.store, options: Partial<Searc
 }
 
 const ids = async (search: ReturnType<typeof open>, text: string) => (await search.search('t1', q(text))).hits.map((hit) => hit.id).sort()
+
+/** `snapshotAfterImport`, holding `snapshotIsBehind` (what an import checks before handing the work off) to what it then did. */
+async function afterImport(...args: Parameters<typeof snapshotAfterImport>): ReturnType<typeof snapshotAfterImport> {
+  const behind = await snapshotIsBehind(args[0], args[1], args[2], args[3])
+  const outcome = await snapshotAfterImport(...args)
+  assert.is(behind, outcome === 'behind', `snapshotIsBehind said ${behind}, then ${outcome}`)
+  return outcome
+}
 
 test('a built index is saved, restored on the next start and caught up with changes made meanwhile', async (ctx) => {
   const first = open(ctx)
@@ -266,13 +274,13 @@ test('after an import, a snapshot a few changes behind is left as it is (only it
   })
   for (let n = 3; n <= 5; n++) {
     await edit(n)
-    assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'behind')
+    assert.is(await afterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'behind')
   }
   assert.equal([snapshots.reads, snapshots.writes], [0, 0], 'a snapshot at most 3 changes behind is neither read whole nor written')
   assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 3 })
   await edit(6)
   assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 2, changes: 4 }, 'counted up to the limit + 1')
-  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'delta')
+  assert.is(await afterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'delta')
   assert.equal([snapshots.reads, snapshots.writes], [0, 1], 'only the delta is written; the snapshot is not read whole')
   assert.ok(readFileSync(join(ctx.snapshots, 't1.index')).equals(base), 'the snapshot is left as it was')
   // A delete and a few more edits: the next delta holds the old one's items and the new ones.
@@ -280,9 +288,9 @@ test('after an import, a snapshot a few changes behind is left as it is (only it
     await tx.deleteContent('t1', 'c2')
   })
   for (let n = 7; n <= 9; n++) await edit(n)
-  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'delta')
+  assert.is(await afterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'delta')
   await edit(10)
-  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'behind')
+  assert.is(await afterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3 }), 'behind')
   // A start restores the snapshot, the delta over it and the change after it; it does not touch the store's other items.
   const server = open(ctx, ctx.store, { snapshots: { read: (name) => directorySnapshots(ctx.snapshots).read(name), write: async () => false } })
   assert.equal(await ids(server, 'lens'), ['c10', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9'])
@@ -291,7 +299,7 @@ test('after an import, a snapshot a few changes behind is left as it is (only it
   await server.close()
   // A delta that would hold more items than allowed: the snapshot is written again, and the old delta, made over the old snapshot, is never applied.
   for (let n = 11; n <= 14; n++) await edit(n)
-  assert.is(await snapshotAfterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3, deltaItems: 5 }), 'saved')
+  assert.is(await afterImport(ctx.store, snapshots, 't1', { catchUpLimit: 3, deltaItems: 5 }), 'saved')
   assert.equal(await snapshotBacklog(ctx.store, snapshots, 't1', 3), { items: 13, changes: 0 })
   await edit(15)
   const again = open(ctx)
@@ -310,7 +318,7 @@ test('a delta of another tenant, snapshot, version or layout (an older one\'s to
       await tx.putContent(aContent('t1', `c${n}`, 'news', { title: `Lighthouse lens ${n}` }))
     })
   }
-  assert.is(await snapshotAfterImport(ctx.store, directorySnapshots(ctx.snapshots), 't1', { catchUpLimit: 2 }), 'delta')
+  assert.is(await afterImport(ctx.store, directorySnapshots(ctx.snapshots), 't1', { catchUpLimit: 2 }), 'delta')
   const file = join(ctx.snapshots, 't1-delta.index')
   const good = readFileSync(file)
   const lead = good.subarray(0, 300).toString('latin1')
@@ -368,7 +376,7 @@ test('a snapshot of another format, analyzer version or layout is never trusted:
     assert.equal(await ids(server, 'lighthouse'), ['c1', 'c2', 'c9'])
     assert.is(ctx.builds.at(-1)?.source, 'store', to)
     await server.close()
-    assert.is(await snapshotAfterImport(ctx.store, directorySnapshots(ctx.snapshots), 't1', { catchUpLimit: 100 }), 'saved', to)
+    assert.is(await afterImport(ctx.store, directorySnapshots(ctx.snapshots), 't1', { catchUpLimit: 100 }), 'saved', to)
     assert.equal(await snapshotBacklog(ctx.store, directorySnapshots(ctx.snapshots), 't1', 100), { items: 3, changes: 0 })
     writeFileSync(file, good)
   }
