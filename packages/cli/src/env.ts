@@ -30,9 +30,12 @@ export interface CliEnv {
   detach?: (args: readonly string[], vars: Readonly<Record<string, string>>, log: string) => number | null
 }
 
-/** The environment of the running process. */
-export function processEnv(): CliEnv {
-  const script = process.argv[1]
+/**
+ * The environment of the running process. With `script`, the CLI's own entry (its `bin`), work a
+ * command hands off (`CliEnv.detach`) runs in a new process of that script; without, a program
+ * calling `main` itself has it done in the foreground.
+ */
+export function processEnv(script?: string): CliEnv {
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -5,6 +5,9 @@ import { processEnv } from './env.ts'
 import { errorLine } from './error-line.ts'
 import { createProgram } from './program.ts'
 
+// Hint: for the bin, which gives it its own path (see `processEnv`).
+export { processEnv } from './env.ts'
+
 /**
  * Runs the CLI with `argv` (as `process.argv`: node, script, arguments…) and returns the exit
  * code: 0 on success, 1 on any error, reported as exactly one line `frontdesk: <message>` on
