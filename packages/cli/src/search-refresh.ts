@@ -34,9 +34,10 @@ const LOCK_STALE_MS = 60 * 60 * 1000
 export async function refreshHolder(searchDir: string, tenantId: string): Promise<number | null> {
   const path = lockPath(searchDir, tenantId)
   try {
+    const { processRuns } = await import('@frontdesk/search')
     const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)])
     const pid = Number(text.trim())
-    if (!Number.isSafeInteger(pid) || pid <= 0 || Date.now() - info.mtimeMs > LOCK_STALE_MS || !running(pid)) return null
+    if (!Number.isSafeInteger(pid) || pid <= 0 || Date.now() - info.mtimeMs > LOCK_STALE_MS || !processRuns(pid)) return null
     return pid
   } catch {
     return null
@@ -152,15 +153,5 @@ export async function waitForRefreshes(searchDir: string, env: CliEnv, maxMs = 1
   while (pids.length > 0 && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 100))
     pids = await holders()
-  }
-}
-
-/** Whether a process with this id runs (one of another user counts). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as { code?: unknown }).code === 'EPERM'
   }
 }

@@ -1,6 +1,6 @@
 export { createSearchEngine, DEFAULT_REBUILD_THRESHOLD, SearchEngine } from './search-engine.ts'
 export type { SearchBuildInfo, SearchEngineOptions, SearchEngineStore } from './search-engine.ts'
-export { directorySnapshots } from './snapshots/directory-snapshots.ts'
+export { directorySnapshots, processRuns } from './snapshots/directory-snapshots.ts'
 export { DEFAULT_DELTA_ITEMS, snapshotAfterImport, snapshotIsBehind } from './snapshots/after-import.ts'
 export type { SnapshotAfterImport, SnapshotAfterImportOptions } from './snapshots/after-import.ts'
 export { snapshotBacklog } from './snapshots/snapshot-backlog.ts'

@@ -136,15 +136,15 @@ async function sweep(dir: string, name: string): Promise<void> {
   try {
     for (const file of await readdir(dir)) {
       const pid = Number(pattern.exec(file)?.[1] ?? Number.NaN)
-      if (Number.isInteger(pid) && pid !== process.pid && !running(pid)) await rm(join(dir, file), { force: true })
+      if (Number.isInteger(pid) && pid !== process.pid && !processRuns(pid)) await rm(join(dir, file), { force: true })
     }
   } catch {
     // Hint: a leftover is never read as a snapshot; it only takes room.
   }
 }
 
-/** Whether a process with this id runs (one of another user counts). */
-function running(pid: number): boolean {
+/** Whether a process with this id runs on this machine (one of another user counts): whether what it left in a snapshot directory is still its. */
+export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
