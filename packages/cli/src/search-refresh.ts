@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Context } from '@frontdesk/core'
 import type { SnapshotAfterImport } from '@frontdesk/search'
@@ -45,30 +45,43 @@ export async function refreshHolder(searchDir: string, tenantId: string): Promis
 }
 
 /**
- * Takes the tenant's refresh lock for this process; `null` when a live process holds it. A lock
- * left by a dead process is taken over. Two processes taking over the same dead lock at once
- * may both hold it: harmless, as every snapshot and delta is written whole under a temporary
- * name and read only with the feed position it names.
+ * Takes the tenant's refresh lock for this process; `null` when a live process holds it. The
+ * lock is linked into place already holding this process's id, so no reader sees it empty. A
+ * lock left by a dead process is taken over. Two processes taking over the same dead lock at
+ * once may both hold it: harmless, as every snapshot and delta is written whole under a
+ * temporary name and read only with the feed position it names.
  */
 async function takeLock(searchDir: string, tenantId: string): Promise<{ release(): Promise<void> } | null> {
   const path = lockPath(searchDir, tenantId)
+  const written = `${path}.${process.pid}.tmp`
   await mkdir(searchDir, { recursive: true, mode: 0o700 })
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const file = await open(path, 'wx', 0o600)
+  await writeFile(written, `${process.pid}\n`, { mode: 0o600 })
+  await sweepWritten(searchDir, tenantId)
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await file.writeFile(`${process.pid}\n`)
-      } finally {
-        await file.close()
+        await link(written, path)
+        return { release: () => rm(path, { force: true }) }
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'EEXIST') throw error
+        if ((await refreshHolder(searchDir, tenantId)) !== null) return null
+        await rm(path, { force: true })
       }
-      return { release: () => rm(path, { force: true }) }
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw error
-      if ((await refreshHolder(searchDir, tenantId)) !== null) return null
-      await rm(path, { force: true })
     }
+    return null
+  } finally {
+    await rm(written, { force: true })
   }
-  return null
+}
+
+/** Removes the lock files being written by processes that no longer run (killed in between); best effort. */
+async function sweepWritten(searchDir: string, tenantId: string): Promise<void> {
+  const { processRuns } = await import('@frontdesk/search')
+  const pattern = new RegExp(`^refresh-${tenantId.replace(/[^A-Za-z0-9_-]/g, '')}\\.lock\\.(\\d+)\\.tmp$`)
+  for (const name of await readdir(searchDir).catch(() => [])) {
+    const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN)
+    if (Number.isInteger(pid) && pid !== process.pid && !processRuns(pid)) await rm(join(searchDir, name), { force: true }).catch(() => undefined)
+  }
 }
 
 /** Options of `refreshSearchSnapshot`. */
