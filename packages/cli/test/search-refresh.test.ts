@@ -176,6 +176,19 @@ test('a refresh in progress: the import starts none, serve waits for it, and a f
   }
 })
 
+test('content publish, unpublish and delete hand the refresh off as an import does', async ({ db, searchDir, args }) => {
+  const tenant = await tenantId(db)
+  for (const action of ['unpublish', 'publish', 'delete']) {
+    rmSync(deltaOf(searchDir, tenant), { force: true })
+    const result = await frontdesk([...args, 'content', action, 'item-3', '--tenant', 'acme'], BEHIND)
+    assert.is(result.code, 0, result.stderr)
+    assert.ok(await eventually(() => existsSync(deltaOf(searchDir, tenant)), 20_000), `${action}: the delta is written`)
+    await settled(searchDir)
+    assert.is((await startAndCompare(db, searchDir, TEXTS))?.source, 'snapshot')
+    assert.ok(await upToDate(db, searchDir), action)
+  }
+})
+
 test('search-snapshot: an unknown tenant is one error line', async ({ args }) => {
   const result = await frontdesk([...args, 'search-snapshot', '--tenant', 'nobody'], {})
   assert.is(result.code, 1)

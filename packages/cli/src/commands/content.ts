@@ -4,6 +4,7 @@ import { deleteContentItem, setContentStatus } from '@frontdesk/core'
 import type { CliEnv, CliOutput } from '../env.ts'
 import { printJson } from '../output.ts'
 import { runWithSession } from '../session.ts'
+import { refreshAfterChange } from './import.ts'
 
 /** What `content publish|unpublish|delete` do. */
 export type ContentAction = 'publish' | 'unpublish' | 'delete'
@@ -47,6 +48,9 @@ export function register(program: Command, env: CliEnv): void {
       .requiredOption('--tenant <code>', 'tenant code')
       .option('--json', 'print the item as JSON')
       .action((idOrSlug: string, options: { tenant: string; json?: boolean }, command: Command) =>
-        runWithSession(command, env, (s) => contentChange(s.ctx, action, idOrSlug, options, env.stdout)))
+        runWithSession(command, env, async (s) => {
+          await contentChange(s.ctx, action, idOrSlug, options, env.stdout)
+          await refreshAfterChange(s, options.tenant, env)
+        }))
   }
 }

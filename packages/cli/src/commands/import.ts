@@ -101,7 +101,7 @@ export async function importFile(session: Pick<Session, 'ctx' | 'searchDir' | 'p
     progress.done()
   }
   if (summary.dry_run || !changesSearch(summary)) await indexing?.abandon()
-  else if (indexing === null && env.detach !== undefined && env.vars['FRONTDESK_SEARCH_REFRESH'] !== 'wait') await refreshAfterImport(session, options.tenant, { ...env, detach: env.detach })
+  else if (indexing === null) await refreshAfterChange(session, options.tenant, env)
   else await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, catchUpLimitOf(env), deltaItemsOf(env))
   printSummary(env.stdout, options, summary)
   return summary
@@ -123,23 +123,29 @@ async function indexAlongside(ctx: Context, tenantCode: string, searchDir: strin
 }
 
 /**
- * After an import that was not a first one: when the tenant's search snapshot has fallen too far
- * behind (once in ~2,000 changes), starts bringing it up to date in a process of its own
- * (`search-snapshot`, see `refreshInBackground`) instead of waiting for that work, which
- * follows what changed since the snapshot rather than this import. Said on a terminal only.
- * `FRONTDESK_SEARCH_REFRESH=wait` does it in the foreground, as `saveSearchSnapshot`.
+ * After a change of a tenant's items that was not a first import (an import, `content
+ * publish|unpublish|delete`): when the tenant's search snapshot has fallen too far behind (once
+ * in ~2,000 changes), starts bringing it up to date in a process of its own (`search-snapshot`,
+ * see `refreshInBackground`) instead of waiting for that work, which follows what changed since
+ * the snapshot rather than this change; said on a terminal only. Without a way to start one
+ * (`CliEnv.detach`: a program calling `main` itself), or with `FRONTDESK_SEARCH_REFRESH=wait`,
+ * does it in the foreground (`saveSearchSnapshot`).
  */
-async function refreshAfterImport(session: Pick<Session, 'ctx' | 'searchDir' | 'path'>, tenantCode: string, env: CliEnv & Required<Pick<CliEnv, 'detach'>>): Promise<void> {
-  const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not brought up to date (${why}); \`frontdesk serve\` will catch up on its next start\n`)
+export async function refreshAfterChange(session: Pick<Session, 'ctx' | 'searchDir' | 'path'>, tenantCode: string, env: CliEnv): Promise<void> {
+  const { detach } = env
+  if (detach === undefined || env.vars['FRONTDESK_SEARCH_REFRESH'] === 'wait') {
+    await saveSearchSnapshot(session.ctx, tenantCode, session.searchDir, env, null, catchUpLimitOf(env), deltaItemsOf(env))
+    return
+  }
   try {
     const tenant = await session.ctx.store.getTenantByCode(tenantCode)
     if (tenant === null) return
     const catchUpLimit = catchUpLimitOf(env)
     const { refreshInBackground } = await import('../search-refresh.ts')
-    const pid = await refreshInBackground(session.ctx, tenant, session.searchDir, session.path, env, catchUpLimit === undefined ? {} : { catchUpLimit })
+    const pid = await refreshInBackground(session.ctx, tenant, session.searchDir, session.path, { ...env, detach }, catchUpLimit === undefined ? {} : { catchUpLimit })
     if (pid !== null && env.stderr.isTTY === true) env.stderr.write(`search snapshot: brought up to date in the background (pid ${pid})\n`)
   } catch (error) {
-    warn(error instanceof Error ? error.message : String(error))
+    env.stderr.write(`warning: the search index snapshot was not brought up to date (${error instanceof Error ? error.message : String(error)}); \`frontdesk serve\` will catch up on its next start\n`)
   }
 }
 
