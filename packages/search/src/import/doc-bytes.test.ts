@@ -70,4 +70,15 @@ test('items larger than a block, and more items than a piece', () => {
   assert.is(`[${read(bytes, null).text}]`, JSON.stringify(docs))
 })
 
+test('items whose worst-case size overflows the block but whose bytes fit it are kept whole, and so are those that do not fit', () => {
+  // Hint: 1 MB blocks; 300,000 ASCII characters (bytes) an item: the second and third are measured before they are written, the fourth starts a block.
+  const long = (n: number): SearchDocument => ({ id: `l${n}`, category_id: 'news', status: 'published', published_at: null, tags: [String(n).repeat(300_000)], fields: { f: 'ü' } })
+  for (const spill of [memoryByteSpill(), fileByteSpill()]) {
+    const bytes = new DocBytes(spill)
+    const docs = Array.from({ length: 7 }, (_, n) => long(n))
+    for (const doc of docs) bytes.add(doc)
+    assert.is(`[${read(bytes, null).text}]`, JSON.stringify(docs))
+  }
+})
+
 test.run()

@@ -38,11 +38,13 @@ export class DocBytes {
   /** Keeps the item's JSON; answers its number (0 for the first). */
   add(doc: SearchDocument): number {
     const text = JSON.stringify(doc)
-    const length = Buffer.byteLength(text)
-    this.#columns.add(doc, length)
-    if (this.#used + length > this.#block.length) {
-      this.#flush()
-      if (length > this.#block.length) this.#block = Buffer.allocUnsafe(length)
+    // Hint: a UTF-16 code unit takes at most 3 bytes of UTF-8: with that much room left the text is encoded once, into the block, else measured first.
+    if (this.#used + 3 * text.length > this.#block.length) {
+      const needed = Buffer.byteLength(text)
+      if (this.#used + needed > this.#block.length) {
+        this.#flush()
+        if (needed > this.#block.length) this.#block = Buffer.allocUnsafe(needed)
+      }
     }
     if (this.#count + 1 >= this.#starts.length) {
       const starts = new Float64Array(this.#starts.length * 2)
@@ -50,8 +52,10 @@ export class DocBytes {
       this.#starts = starts
     }
     this.#starts[this.#count] = this.#blockAt + this.#used
-    this.#used += this.#block.write(text, this.#used)
+    const length = this.#block.write(text, this.#used)
+    this.#used += length
     this.#starts[this.#count + 1] = this.#blockAt + this.#used
+    this.#columns.add(doc, length)
     return this.#count++
   }
 

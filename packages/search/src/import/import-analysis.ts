@@ -94,7 +94,8 @@ export interface ImportEnd {
  */
 export class ImportAnalysis {
   readonly #indexer: RangeIndexer
-  readonly #categories = new Map<string, CategoryRecord>()
+  /** Per category, the key (see `analysedFields`) of its latest version: computed once a version, not once an item. */
+  readonly #fieldKeys = new Map<string, string>()
   /** Per category, the key (see `analysedFields`) of the version its items were analysed with. */
   readonly #usedCategories = new Map<string, string>()
   /** Per tag, the name its items were analysed with. */
@@ -115,7 +116,7 @@ export class ImportAnalysis {
    * `maxPostings`: postings made at a time (see `RangeIndexer.finishInPieces`).
    */
   constructor(categories: readonly CategoryRecord[], spill: ListSpill | null = null, docSpill: ByteSpill = memoryByteSpill(), maxPostings = MAX_POSTINGS) {
-    for (const category of categories) this.#categories.set(category.id, category)
+    for (const category of categories) this.#fieldKeys.set(category.id, analysedFields(category))
     this.#maxPostings = maxPostings
     this.#spill = spill
     this.#docs = new DocBytes(docSpill)
@@ -168,9 +169,10 @@ export class ImportAnalysis {
   }
 
   #category(category: CategoryRecord): void {
+    const key = analysedFields(category)
     const used = this.#usedCategories.get(category.id)
-    if (used !== undefined && used !== analysedFields(category)) this.#stale = true
-    this.#categories.set(category.id, category)
+    if (used !== undefined && used !== key) this.#stale = true
+    this.#fieldKeys.set(category.id, key)
     this.#indexer.useCategory(category)
   }
 
@@ -185,7 +187,7 @@ export class ImportAnalysis {
     const body = writes[at + 6] as string
     const tagCount = writes[at + 7] as number
     at += 8
-    const key = analysedFields(this.#categories.get(categoryId))
+    const key = this.#fieldKeys.get(categoryId) ?? analysedFields(undefined)
     const used = this.#usedCategories.get(categoryId)
     if (used === undefined) this.#usedCategories.set(categoryId, key)
     else if (used !== key) this.#stale = true
