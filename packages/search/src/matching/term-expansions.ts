@@ -2,8 +2,9 @@ import type { QueryTerm } from '@frontdesk/core'
 import { MATCH_KIND, MATCH_KINDS, MATCH_WEIGHTS, prefixWeight, shortPrefixWords, stemOf, stemRoot } from '@frontdesk/core'
 import type { InvertedIndex } from './inverted-index.ts'
 
-/** At most this many words' stems are remembered (then all are dropped): the words under a short root recur across searches. */
-const MAX_STEMS = 50_000
+/** `TermExpansions`' stem number of a word not stemmed yet, and of a word without a stem. */
+const UNSTEMMED = -1
+const NO_STEM = -2
 
 /** At most this many query terms' expansions are remembered (then all are dropped: a simple bound). */
 const MAX_EXPANSIONS = 2000
@@ -47,7 +48,17 @@ export class TermExpansions {
   readonly #index: InvertedIndex
   readonly #memo: boolean
   readonly #expansions = new Map<string, Alternative[][]>()
-  readonly #stems = new Map<string, string | null>()
+  /**
+   * Per vocabulary word, by term id (ids are never reused, terms only added): its stem's number
+   * in `#stemNumbers`, `UNSTEMMED` until first needed, `NO_STEM` for a word without one.
+   * Words under a short root recur across searches: each is stemmed once, and compared by number.
+   */
+  #stemOfTerm = new Int32Array(0)
+  readonly #stemNumbers = new Map<string, number>()
+  /** A word's group while it is gathered, by term id: its best kind of match plus 1 (0: not offered), that kind's weight, and the ids in the order first offered. */
+  #offeredKind = new Uint8Array(0)
+  #offeredFactor = new Float64Array(0)
+  readonly #offered: number[] = []
   readonly #heldBy: HeldBy
   /** The groups of terms with `prefixWords`, for index version `#version`. */
   readonly #short = new Map<string, Alternative[][]>()
@@ -102,47 +113,103 @@ export class TermExpansions {
     return groups
   }
 
-  /** Core's `stemOf` of a vocabulary word (which begins with the stem's root: `stemMatches` holds when it gives the stem), remembered with `memo`. */
-  #stemOf(word: string): string | null {
-    if (!this.#memo) return stemOf(word)
-    let stem = this.#stems.get(word)
-    if (stem === undefined) {
-      if (this.#stems.size >= MAX_STEMS) this.#stems.clear()
-      stem = stemOf(word)
-      this.#stems.set(word, stem)
+  /**
+   * Offers the vocabulary words beginning with `root` (word `key`, term `id`) whose stem is
+   * `stem` (core's `stemMatches`: the word's `stemOf` gives it), `term` itself left out, as
+   * stem matches; and with `prefixOf`, those beginning with it as its prefix matches (one walk:
+   * see `#groups`). With `memo` each word's stem is computed once (`#stemOfTerm`).
+   */
+  #offerStems(root: string, stem: string, term: string, prefixOf: string | null): void {
+    if (!this.#memo) {
+      for (const [key, id] of this.#index.withPrefix(root, false)) {
+        if (prefixOf !== null && key.startsWith(prefixOf)) this.#offerPrefix(id, key, prefixOf)
+        if (key !== term && stemOf(key) === stem) this.#offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
+      }
+      return
     }
-    return stem
+    if (this.#stemOfTerm.length < this.#index.termCount) {
+      const grown = new Int32Array(Math.max(1024, this.#index.termCount + (this.#index.termCount >> 2))).fill(UNSTEMMED)
+      grown.set(this.#stemOfTerm)
+      this.#stemOfTerm = grown
+    }
+    const numbers = this.#stemNumbers
+    const stemOfTerm = this.#stemOfTerm
+    // Hint: a stem no word has is numbered only for this walk, so that visitors' made-up words do not grow the numbers.
+    let wanted = numbers.get(stem)
+    const numbered = wanted === undefined
+    if (wanted === undefined) {
+      wanted = numbers.size
+      numbers.set(stem, wanted)
+    }
+    let found = false
+    for (const [key, id] of this.#index.prefixEntries(root, false)) {
+      if (prefixOf !== null && key.startsWith(prefixOf)) this.#offerPrefix(id, key, prefixOf)
+      if (key === term) continue
+      let number = stemOfTerm[id] ?? NO_STEM
+      if (number === UNSTEMMED) {
+        const its = stemOf(key)
+        if (its === null) number = NO_STEM
+        else {
+          number = numbers.get(its) ?? numbers.size
+          if (number === numbers.size) numbers.set(its, number)
+        }
+        stemOfTerm[id] = number
+      }
+      if (number === wanted) {
+        found = true
+        this.#offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
+      }
+    }
+    if (numbered && !found && numbers.size === wanted + 1) numbers.delete(stem)
+  }
+
+  /** Offers term `id` of the word's group with a kind of match and its weight: a term offered again keeps its best kind (and that kind's best weight). */
+  #offer(id: number, kind: number, factor: number): void {
+    const known = this.#offeredKind[id] ?? 0
+    if (known === 0) {
+      this.#offeredKind[id] = kind + 1
+      this.#offeredFactor[id] = factor
+      this.#offered.push(id)
+    } else if (kind + 1 < known || (kind + 1 === known && factor > (this.#offeredFactor[id] ?? 0))) {
+      this.#offeredKind[id] = kind + 1
+      this.#offeredFactor[id] = factor
+    }
+  }
+
+  /** Offers index term `id` (`key`), which begins with `start`: as typed when it is `start`, else as a prefix. */
+  #offerPrefix(id: number, key: string, start: string): void {
+    this.#offer(id, key.length === start.length ? MATCH_KIND.exact : MATCH_KIND.prefix, prefixWeight(key.length, key.length - start.length))
   }
 
   #groups(term: QueryTerm): Alternative[][] {
     if (term.kind === 'word') {
-      // Each alternative with its best kind of match (core's `wordMatchKind`) and that kind's weight (`wordMatchWeight`).
-      const group = new Map<number, Alternative>()
-      const offer = (id: number, kind: number, factor: number): void => {
-        const known = group.get(id)
-        if (known === undefined) group.set(id, { id, factor, kind })
-        else if (kind < known.kind || (kind === known.kind && factor > known.factor)) {
-          known.kind = kind
-          known.factor = factor
-        }
+      // Each alternative with its best kind of match (core's `wordMatchKind`) and that kind's weight (`wordMatchWeight`), gathered by term id (`#offer`).
+      if (this.#offeredKind.length < this.#index.termCount) {
+        const size = Math.max(1024, this.#index.termCount + (this.#index.termCount >> 2))
+        this.#offeredKind = new Uint8Array(size)
+        this.#offeredFactor = new Float64Array(size)
       }
       const stem = term.stem
       const root = stem === null ? null : stemRoot(stem)
       if (stem !== null && root !== null && term.term.startsWith(root)) {
         // Hint: the words beginning with the stem's root hold those beginning with the word (it begins with its root, as most do): one walk finds both.
-        for (const [key, id] of this.#index.withPrefix(root, false)) {
-          if (key.startsWith(term.term)) offerPrefix(offer, id, key, term.term)
-          if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
-        }
+        this.#offerStems(root, stem, term.term, term.term)
       } else {
-        for (const [key, id] of this.#prefixed(term.term, false, term.prefixWords)) offerPrefix(offer, id, key, term.term)
-        if (stem !== null && root !== null) for (const [key, id] of this.#index.withPrefix(root, false)) if (key !== term.term && this.#stemOf(key) === stem) offer(id, MATCH_KIND.stem, MATCH_WEIGHTS.stem)
+        for (const [key, id] of this.#prefixed(term.term, false, term.prefixWords)) this.#offerPrefix(id, key, term.term)
+        if (stem !== null && root !== null) this.#offerStems(root, stem, term.term, null)
       }
-      if (term.joined !== null) for (const [key, id] of this.#index.withPrefix(term.joined, false)) offerPrefix(offer, id, key, term.joined)
-      if (term.fuzzy > 0) for (const [, id, distance] of this.#index.withinOneEdit(term.term)) offer(id, distance === 0 ? MATCH_KIND.exact : MATCH_KIND.typo, distance === 0 ? MATCH_WEIGHTS.exact : MATCH_WEIGHTS.typo)
-      // Best kind first, in one pass (a short prefix expands to thousands).
+      if (term.joined !== null) for (const [key, id] of this.#index.prefixEntries(term.joined, false)) this.#offerPrefix(id, key, term.joined)
+      if (term.fuzzy > 0) for (const [, id, distance] of this.#index.withinOneEdit(term.term)) this.#offer(id, distance === 0 ? MATCH_KIND.exact : MATCH_KIND.typo, distance === 0 ? MATCH_WEIGHTS.exact : MATCH_WEIGHTS.typo)
+      // Best kind first, in the order first offered (a short prefix expands to thousands), the scratch cleared.
       const byKind: Alternative[][] = MATCH_KINDS.map(() => [])
-      for (const alt of group.values()) byKind[alt.kind]?.push(alt)
+      const offered = this.#offered
+      for (let i = 0; i < offered.length; i++) {
+        const id = offered[i] ?? 0
+        const kind = (this.#offeredKind[id] ?? 1) - 1
+        byKind[kind]?.push({ id, factor: this.#offeredFactor[id] ?? 0, kind })
+        this.#offeredKind[id] = 0
+      }
+      offered.length = 0
       return [byKind.flat()]
     }
     return [...new Set(term.grams)].map((gram) => {
@@ -169,11 +236,6 @@ export class TermExpansions {
   *#longerHeld(prefix: string, cjk: boolean): Generator<readonly [string, number]> {
     for (const [key, id] of this.#index.prefixEntries(prefix, cjk)) if (key !== prefix) yield [key, this.#heldBy(id)]
   }
-}
-
-/** Offers index term `id` (`key`), which begins with `start`: as typed when it is `start`, else as a prefix. */
-function offerPrefix(offer: (id: number, kind: number, factor: number) => void, id: number, key: string, start: string): void {
-  offer(id, key.length === start.length ? MATCH_KIND.exact : MATCH_KIND.prefix, prefixWeight(key.length, key.length - start.length))
 }
 
 /** A query term's key: equal keys, equal groups. */

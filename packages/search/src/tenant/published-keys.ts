@@ -8,9 +8,50 @@ import type { DocsByNumber } from './doc-table.ts'
  */
 export function publishedKey(publishedAt: string | null): number {
   if (publishedAt === null) return Number.NEGATIVE_INFINITY
+  // Hint: the canonical form read digit by digit: parsing it and printing it again (below) cost ~2 µs an item, paid for every item at an index's first search.
+  const time = canonicalIsoTime(publishedAt)
+  return time === undefined ? slowPublishedKey(publishedAt) : time
+}
+
+/** `publishedKey` of a date that is not `null` by its definition: parsed, then printed again to compare. */
+export function slowPublishedKey(publishedAt: string): number {
   const time = Date.parse(publishedAt)
   if (publishedAt.length !== 24 || Number.isNaN(time) || new Date(time).toISOString() !== publishedAt) return Number.NaN
   return time
+}
+
+/** Days in each month of a common year. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/**
+ * The time of `text` when it is a canonical `toISOString()` form `YYYY-MM-DDTHH:mm:ss.sssZ`
+ * of a year from 100 on (`Date.UTC` reads 0–99 as 1900–1999); else `undefined`: a key
+ * `slowPublishedKey` decides (NaN for every other form).
+ */
+function canonicalIsoTime(text: string): number | undefined {
+  if (text.length !== 24 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46 || text.charCodeAt(23) !== 90) return undefined
+  const year = digits(text, 0, 4)
+  const month = digits(text, 5, 2)
+  const day = digits(text, 8, 2)
+  const hour = digits(text, 11, 2)
+  const minute = digits(text, 14, 2)
+  const second = digits(text, 17, 2)
+  const ms = digits(text, 20, 3)
+  if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return undefined
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  if (day > (MONTH_DAYS[month - 1] ?? 0) + (leap ? 1 : 0)) return undefined
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms)
+}
+
+/** The number written by `count` decimal digits from `at`, −1 when one is not a digit. */
+function digits(text: string, at: number, count: number): number {
+  let value = 0
+  for (let i = at; i < at + count; i++) {
+    const digit = text.charCodeAt(i) - 48
+    if (digit < 0 || digit > 9) return -1
+    value = value * 10 + digit
+  }
+  return value
 }
 
 /**

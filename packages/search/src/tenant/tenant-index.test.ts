@@ -1,11 +1,12 @@
 import type { SearchQuery } from '@frontdesk/core'
 import { newestFirst, parseQueryTerms, searchedTexts } from '@frontdesk/core'
 import { aCategory, aContent } from '@frontdesk/core/testing'
+import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { REMEMBER_TERM_FROM } from '../matching/term-matcher.ts'
 import { MAX_REMEMBERED_HITS, MAX_REMEMBERED_SEARCHES } from './search-memory.ts'
-import { publishedKey } from './published-keys.ts'
+import { publishedKey, slowPublishedKey } from './published-keys.ts'
 import { AnalyzedDocsWriter, AnalyzedReader } from '../matching/analyzed-docs.ts'
 import { decodeSnapshot, encodeSnapshot } from '../snapshots/snapshot-codec.ts'
 import { searchDocumentOf, TenantSearchIndex } from './tenant-index.ts'
@@ -198,6 +199,21 @@ test('a publication date becomes a number only where its order is the string ord
   assert.equal([...dates].sort((a, b) => publishedKey(a) - publishedKey(b)), sorted)
   assert.is(publishedKey(null), Number.NEGATIVE_INFINITY, 'no date sorts first, as the empty string')
   for (const odd of ['2025-06-20T12:00:00Z', '2025-06-20T14:00:00.000+02:00', '+275760-09-13T00:00:00.000Z', 'soon']) assert.ok(Number.isNaN(publishedKey(odd)), odd)
+})
+
+test('a publication date read digit by digit has the key parsing and printing it again gives', () => {
+  const canonical = fc.date({ min: new Date(-62_198_755_200_000), max: new Date(253_402_300_799_999), noInvalidDate: true }).map((d) => d.toISOString())
+  // Near misses: one character of a canonical date changed (a day past its month's end, a 24th hour, a letter).
+  const nearMiss = fc.tuple(canonical, fc.nat(23), fc.constantFrom(...'0123456789:-.TZ+ x')).map(([text, at, char]) => `${text.slice(0, at)}${char}${text.slice(at + 1)}`)
+  fc.assert(
+    fc.property(fc.oneof(canonical, nearMiss, fc.string({ maxLength: 26 })), (text) => {
+      assert.ok(Object.is(publishedKey(text), slowPublishedKey(text)), text)
+    }),
+    { numRuns: 3000 },
+  )
+  for (const text of ['2024-02-29T00:00:00.000Z', '2023-02-29T00:00:00.000Z', '1900-02-29T00:00:00.000Z', '2000-02-29T00:00:00.000Z', '2025-04-31T00:00:00.000Z', '0099-01-01T00:00:00.000Z', '0100-01-01T00:00:00.000Z', '2025-06-20T24:00:00.000Z']) {
+    assert.ok(Object.is(publishedKey(text), slowPublishedKey(text)), text)
+  }
 })
 
 test('a date of another form (none of core\'s) still sorts as core compares the strings', () => {
