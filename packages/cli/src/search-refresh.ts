@@ -1,7 +1,7 @@
 import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Context } from '@frontdesk/core'
-import type { SnapshotAfterImport } from '@frontdesk/search'
+import type { SnapshotAfterImport, SnapshotAfterImportOptions } from '@frontdesk/search'
 import type { CliEnv } from './env.ts'
 
 /**
@@ -84,12 +84,11 @@ async function sweepWritten(searchDir: string, tenantId: string): Promise<void> 
   }
 }
 
+/** The limits of a tenant's snapshot a refresh keeps to (see `snapshotAfterImport`). */
+type SnapshotLimits = Pick<SnapshotAfterImportOptions, 'catchUpLimit' | 'deltaItems'>
+
 /** Options of `refreshSearchSnapshot`. */
 export interface RefreshOptions {
-  /** As `SnapshotAfterImportOptions.catchUpLimit`. */
-  catchUpLimit?: number
-  /** As `SnapshotAfterImportOptions.deltaItems`. */
-  deltaItems?: number
   /** Return 'busy' at once when another process refreshes the tenant (it sees this one's changes too), instead of waiting for it. */
   ifIdle?: boolean
   /** How long to wait for another process's refresh before giving up with 'busy'. Default 10 minutes. */
@@ -105,10 +104,9 @@ const ROUNDS = 10
  * round is made with the lock released, so an import that committed meanwhile either finds no
  * holder (and starts a refresh of its own) or is seen by that check.
  */
-export async function refreshSearchSnapshot(ctx: Context, tenantId: string, searchDir: string, options: RefreshOptions = {}): Promise<SnapshotAfterImport | 'busy'> {
+export async function refreshSearchSnapshot(ctx: Context, tenantId: string, searchDir: string, limits: SnapshotLimits, options: RefreshOptions = {}): Promise<SnapshotAfterImport | 'busy'> {
   const { directorySnapshots, snapshotAfterImport, snapshotIsBehind } = await import('@frontdesk/search')
   const snapshots = directorySnapshots(searchDir)
-  const limits = { ...(options.catchUpLimit === undefined ? {} : { catchUpLimit: options.catchUpLimit }), ...(options.deltaItems === undefined ? {} : { deltaItems: options.deltaItems }) }
   const giveUpAt = Date.now() + (options.waitMs ?? 10 * 60 * 1000)
   let outcome: SnapshotAfterImport | 'busy' = 'behind'
   for (let round = 0; round < ROUNDS; ) {
@@ -134,7 +132,7 @@ export async function refreshSearchSnapshot(ctx: Context, tenantId: string, sear
  * its own when its snapshot has fallen behind, unless one already runs (it checks again when
  * done). Returns that process's id; `null` when nothing was started.
  */
-export async function refreshInBackground(ctx: Context, tenant: { id: string; code: string }, searchDir: string, dbPath: string, env: CliEnv & Required<Pick<CliEnv, 'detach'>>, limits: Pick<RefreshOptions, 'catchUpLimit'>): Promise<number | null> {
+export async function refreshInBackground(ctx: Context, tenant: { id: string; code: string }, searchDir: string, dbPath: string, env: CliEnv & Required<Pick<CliEnv, 'detach'>>, limits: SnapshotLimits): Promise<number | null> {
   const { directorySnapshots, snapshotIsBehind } = await import('@frontdesk/search')
   if (await snapshotIsBehind(ctx.store, directorySnapshots(searchDir), tenant.id, limits)) return null
   if ((await refreshHolder(searchDir, tenant.id)) !== null) return null

@@ -5,7 +5,7 @@ import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context, ImportItem, ImportSummary, KindCounts } from '@frontdesk/core'
 import { groupDigits, importRecords, UsageError } from '@frontdesk/core'
-import type { ImportIndexing } from '@frontdesk/search'
+import type { ImportIndexing, SnapshotAfterImportOptions } from '@frontdesk/search'
 import type { CliEnv, CliOutput } from '../env.ts'
 import { progressLine } from '../io/progress.ts'
 import { readJsonDocument } from '../io/read-json-document.ts'
@@ -102,7 +102,7 @@ export async function importFile(session: Pick<Session, 'ctx' | 'searchDir' | 'p
   }
   if (summary.dry_run || !changesSearch(summary)) await indexing?.abandon()
   else if (indexing === null) await refreshAfterChange(session, options.tenant, env)
-  else await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, catchUpLimitOf(env), deltaItemsOf(env))
+  else await saveSearchSnapshot(ctx, options.tenant, searchDir, env, indexing, snapshotLimitsOf(env))
   printSummary(env.stdout, options, summary)
   return summary
 }
@@ -134,15 +134,14 @@ async function indexAlongside(ctx: Context, tenantCode: string, searchDir: strin
 export async function refreshAfterChange(session: Pick<Session, 'ctx' | 'searchDir' | 'path'>, tenantCode: string, env: CliEnv): Promise<void> {
   const { detach } = env
   if (detach === undefined || env.vars['FRONTDESK_SEARCH_REFRESH'] === 'wait') {
-    await saveSearchSnapshot(session.ctx, tenantCode, session.searchDir, env, null, catchUpLimitOf(env), deltaItemsOf(env))
+    await saveSearchSnapshot(session.ctx, tenantCode, session.searchDir, env, null, snapshotLimitsOf(env))
     return
   }
   try {
     const tenant = await session.ctx.store.getTenantByCode(tenantCode)
     if (tenant === null) return
-    const catchUpLimit = catchUpLimitOf(env)
     const { refreshInBackground } = await import('../search-refresh.ts')
-    const pid = await refreshInBackground(session.ctx, tenant, session.searchDir, session.path, { ...env, detach }, catchUpLimit === undefined ? {} : { catchUpLimit })
+    const pid = await refreshInBackground(session.ctx, tenant, session.searchDir, session.path, { ...env, detach }, snapshotLimitsOf(env))
     if (pid !== null && env.stderr.isTTY === true) env.stderr.write(`search snapshot: brought up to date in the background (pid ${pid})\n`)
   } catch (error) {
     env.stderr.write(`warning: the search index snapshot was not brought up to date (${error instanceof Error ? error.message : String(error)}); \`frontdesk serve\` will catch up on its next start\n`)
@@ -150,17 +149,15 @@ export async function refreshAfterChange(session: Pick<Session, 'ctx' | 'searchD
 }
 
 /**
- * `FRONTDESK_SEARCH_CATCH_UP`: the most changes an import leaves the tenant's snapshot behind
- * the change feed (see `saveSearchSnapshot`); only lower than the default takes effect, since
- * a start replays at most that many. `undefined`: the default.
+ * The limits of the tenant's snapshot the environment sets (see `snapshotAfterImport`):
+ * `FRONTDESK_SEARCH_CATCH_UP`, the most changes an import leaves it behind the change feed (only
+ * lower than the default takes effect, since a start replays at most that many), and
+ * `FRONTDESK_SEARCH_DELTA_ITEMS`, the most items its delta holds. Absent: the defaults.
  */
-export function catchUpLimitOf(env: CliEnv): number | undefined {
-  return wholeNumberOf(env, 'FRONTDESK_SEARCH_CATCH_UP')
-}
-
-/** `FRONTDESK_SEARCH_DELTA_ITEMS`: the most items a snapshot's delta holds; `undefined`: the default. */
-export function deltaItemsOf(env: CliEnv): number | undefined {
-  return wholeNumberOf(env, 'FRONTDESK_SEARCH_DELTA_ITEMS')
+export function snapshotLimitsOf(env: CliEnv): Pick<SnapshotAfterImportOptions, 'catchUpLimit' | 'deltaItems'> {
+  const catchUpLimit = wholeNumberOf(env, 'FRONTDESK_SEARCH_CATCH_UP')
+  const deltaItems = wholeNumberOf(env, 'FRONTDESK_SEARCH_DELTA_ITEMS')
+  return { ...(catchUpLimit === undefined ? {} : { catchUpLimit }), ...(deltaItems === undefined ? {} : { deltaItems }) }
 }
 
 /** A whole number of the environment; `undefined` when absent or not one. */
@@ -188,7 +185,7 @@ function changesSearch(summary: ImportSummary): boolean {
  * snapshot that cannot be written (read-only directory, full disk) or an index that cannot be
  * built is a warning on stderr, and `serve` builds the index on its next start instead.
  */
-export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searchDir: string, env: CliEnv, indexing: ImportIndexing | null = null, catchUpLimit?: number, deltaItems?: number): Promise<boolean> {
+export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searchDir: string, env: CliEnv, indexing: ImportIndexing | null = null, limits: Pick<SnapshotAfterImportOptions, 'catchUpLimit' | 'deltaItems'> = {}): Promise<boolean> {
   const { directorySnapshots, snapshotAfterImport } = await import('@frontdesk/search')
   const warn = (why: string) => env.stderr.write(`warning: the search index snapshot was not saved (${why}); \`frontdesk serve\` will build the index on its next start\n`)
   // Hint: indexed while the import wrote; 'unused' (not applicable, or failed) falls back to the build below.
@@ -204,7 +201,7 @@ export async function saveSearchSnapshot(ctx: Context, tenantCode: string, searc
   try {
     const tenant = await ctx.store.getTenantByCode(tenantCode)
     if (tenant === null) return false
-    const saved = await snapshotAfterImport(ctx.store, directorySnapshots(searchDir), tenant.id, { ...(catchUpLimit === undefined ? {} : { catchUpLimit }), ...(deltaItems === undefined ? {} : { deltaItems }) })
+    const saved = await snapshotAfterImport(ctx.store, directorySnapshots(searchDir), tenant.id, limits)
     if (saved === 'unwritable') warn(`cannot write to ${searchDir}`)
     return saved !== 'unwritable'
   } catch (error) {

@@ -6,7 +6,7 @@ import type { CliEnv } from '../env.ts'
 import { refreshSearchSnapshot } from '../search-refresh.ts'
 import type { Session } from '../session.ts'
 import { runWithSession } from '../session.ts'
-import { catchUpLimitOf, deltaItemsOf } from './import.ts'
+import { snapshotLimitsOf } from './import.ts'
 
 /** Options of `search-snapshot`. */
 export interface SearchSnapshotOptions {
@@ -32,13 +32,7 @@ const SAID: Record<SnapshotAfterImport | 'busy', string> = {
 export async function searchSnapshot(session: Pick<Session, 'ctx' | 'searchDir'>, options: SearchSnapshotOptions, env: CliEnv): Promise<SnapshotAfterImport | 'busy'> {
   const tenant = await session.ctx.store.getTenantByCode(options.tenant)
   if (tenant === null) throw new UsageError(`Unknown tenant: ${options.tenant}`)
-  const catchUpLimit = catchUpLimitOf(env)
-  const deltaItems = deltaItemsOf(env)
-  const outcome = await refreshSearchSnapshot(session.ctx, tenant.id, session.searchDir, {
-    ...(catchUpLimit === undefined ? {} : { catchUpLimit }),
-    ...(deltaItems === undefined ? {} : { deltaItems }),
-    ...(options.ifIdle === true ? { ifIdle: true } : {}),
-  })
+  const outcome = await refreshSearchSnapshot(session.ctx, tenant.id, session.searchDir, snapshotLimitsOf(env), options.ifIdle === true ? { ifIdle: true } : {})
   if (outcome === 'unwritable') throw new UsageError(`The search snapshot of tenant ${options.tenant} could not be written to ${session.searchDir}`)
   if (outcome === 'busy' && options.ifIdle !== true) throw new UsageError(`The search snapshot of tenant ${options.tenant} is still being brought up to date by another process after 10 minutes`)
   env.stdout.write(`Search snapshot of tenant ${options.tenant}: ${SAID[outcome]}\n`)
