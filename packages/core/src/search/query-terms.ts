@@ -132,7 +132,7 @@ function collectTerms(query: string, spans: readonly [number, number][]): { term
     seen.add(keyed)
     into.push(term)
   }
-  for (const run of runs(tokenize(query))) {
+  for (const run of runs(tokenize(spacesApart(query, spans)))) {
     const first = run[0]
     if (first === undefined) continue
     into = isExcluded(query, first.start) && !spans.some(([from, to]) => from <= first.start && first.start < to) ? excluded : terms
@@ -151,6 +151,23 @@ function collectTerms(query: string, spans: readonly [number, number][]): { term
   }
   return { terms, excluded }
 }
+
+/**
+ * The query with each white space outside `spans` (the quoted stretches) made a tab, which
+ * breaks terms as a space does but joins no katakana. The analyzer reads katakana on both sides
+ * of a space as one run, so that a document's `ソフトウェア エンジニア` is found by
+ * `ソフトウェアエンジニア`; but a visitor typing a space between two katakana words (`モジキログ
+ * インタビュー`) means two words, each to be found anywhere in an item (and an item holding them
+ * joined holds both). Quoted, they stay one run, found as written. Offsets carry over: every
+ * white space is one code unit.
+ */
+function spacesApart(query: string, spans: readonly [number, number][]): string {
+  if (!KATAKANA_BESIDE_SPACE.test(query)) return query
+  return query.replace(/\s/gu, (space: string, at: number) => (spans.some(([from, to]) => from <= at && at < to) ? space : '\t'))
+}
+
+// Hint: only a space with kana (or `ー`) beside it may join anything.
+const KATAKANA_BESIDE_SPACE = /[\p{Script=Katakana}\p{Script=Hiragana}\u30fc]\p{M}*\s|\s[\p{Script=Katakana}\p{Script=Hiragana}]/u
 
 /** Whether the term starting at `start` of the query is excluded: right after a `-` (or `－`) that starts the query or follows a space. */
 function isExcluded(query: string, start: number): boolean {

@@ -59,6 +59,14 @@ export function understandingCases<S extends Store>(name: string, pairing: Searc
     assert.equal(await find(search, '人々'), ['u6'], 'the iteration mark')
   })
 
+  s('katakana words typed with a space between them are two words, quoted one run', async ({ store, search }) => {
+    await seedSite(store)
+    assert.equal(await find(search, 'コンピュータ プライバシー'), ['u5'], 'each found where it stands (title and summary)')
+    assert.equal(await find(search, 'ぷらいばしー　こんぴゅーたー'), ['u5'], 'an ideographic space, hiragana, long-vowel marks')
+    assert.equal(await find(search, 'エンジニア サーバ'), ['u6', 'u7'], 'no item has both: those having one')
+    assert.equal(await find(search, '"コンピュータ プライバシー"'), [], 'quoted: as written, side by side')
+  })
+
   s('a question typed as a sentence finds the items with most of its words, all of them first', async ({ store, search }) => {
     await seedSite(store)
     assert.equal(await find(search, 'how to contact the office'), ['u3'], 'one item has office, contact and the: the most')
