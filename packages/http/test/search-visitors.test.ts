@@ -28,6 +28,7 @@ const ITEMS: [id: string, title: string, summary: string, body?: string][] = [
   ['v_engineer', 'ソフトウェア・エンジニアを募集します', '経験者歓迎'],
   ['v_server', 'サーバー管理の手引き', 'データーのバックアップ方法'],
   ['v_people', '人々の暮らしを支える', '地域の取り組み'],
+  ['v_cookie', 'クッキー・ポリシー', '当サイトでのクッキーの使い方'],
 ]
 
 test.before(async (ctx) => {
@@ -61,6 +62,9 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: 'データ', finds: ['v_server'] },
   { query: '人々', finds: ['v_people'], marks: '人々' },
   { query: 'プライバシー 規約', finds: ['v_privacy'] },
+  { query: 'ソフトウェア　エンジニア', finds: ['v_engineer'] },
+  { query: 'コンピュータ パソコン', finds: ['v_computer'], marks: 'コンピュータ' },
+  { query: 'クッキーポリシー', finds: ['v_cookie'] },
   // Phrases: the quoted words side by side and in order.
   { query: '"learned from the outage"', finds: ['v_learn'], marks: 'learned' },
   { query: '"the outage learned"', finds: [] },

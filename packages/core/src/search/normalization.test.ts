@@ -3,7 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { finds } from './finds.test-util.ts'
 import { indexTerms } from './analyzer.ts'
-import { stemOf, stemRoot, withinOneEdit } from './query-terms.ts'
+import { compoundVariants, MAX_COMPOUND_VARIANTS, stemOf, stemRoot, withinOneEdit } from './query-terms.ts'
 
 /*
  * One property per normalization rule of the analyzer and the query (issue 29), on random text:
@@ -80,6 +80,29 @@ test('separators: ・ ＝ ･ ゠ and spaces between katakana do not split a com
     }),
     RUNS,
   )
+})
+
+test('compounds typed together: a long-vowel mark after 2+ kana, before katakana, may end the first word', () => {
+  fc.assert(
+    fc.property(katakanaWord, katakanaWord, fc.constantFrom('・', '＝', ' ', ''), (a, b, separator) => {
+      if (b.length < 3) return
+      assert.ok(finds(`${a}ー${b}`, `${a}ー${separator}${b}`), `${a}ー${b} in ${a}ー${separator}${b}`)
+      assert.ok(finds(`${a}ー${b}`, `${a}${separator}${b}`), `${a}ー${b} in ${a}${separator}${b}`)
+      assert.ok(!finds(`"${a}ー${b}"`, `${a}${separator}${b}`) || indexTerms(`${a}ー${b}`).every((term) => indexTerms(`${a}${separator}${b}`).includes(term)), 'quoted: as written')
+    }),
+    RUNS,
+  )
+  fc.assert(
+    fc.property(fc.constantFrom(...KATAKANA), katakanaWord, fc.constantFrom('', 'の', '管理'), (head, rest, after) => {
+      // A mark after one kana (ラーメン) is the word's own: no variant drops it.
+      assert.equal(compoundVariants(`${head}ー${rest}${after}`).filter((variant) => variant.startsWith(head + rest.charAt(0))), [])
+    }),
+    RUNS,
+  )
+  assert.equal(compoundVariants('コンピューターシステム'), ['コンピュターシステム', 'コンピュータシステム'])
+  assert.equal(compoundVariants('サーバー管理'), [], 'a mark before kanji ends a word already')
+  assert.equal(compoundVariants('コンピュータ'), [], 'one character after the mark')
+  assert.equal(compoundVariants('アイーアイーアイーアイーア').length, MAX_COMPOUND_VARIANTS)
 })
 
 test('separators: other punctuation, and separators next to other scripts, still split', () => {

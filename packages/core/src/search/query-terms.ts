@@ -147,7 +147,11 @@ function collectTerms(query: string, spans: readonly [number, number][]): { term
     // A run of n ≥ 2 characters yields n-1 bigrams then its last character: keep the bigrams.
     const grams = run.length === 1 ? [first.term] : run.slice(0, -1).map((token) => token.term)
     const text = grams.map((gram) => firstChar(gram)).join('') + (run.length === 1 ? '' : (run[run.length - 1]?.term ?? ''))
-    add(`c:${text}`, { kind: 'cjk', text, grams, prefix: run.length === 1 })
+    const term: QueryTerm = { kind: 'cjk', text, grams, prefix: run.length === 1 }
+    const quoted = spans.some(([from, to]) => from <= first.start && first.start < to)
+    const variants = into === terms && !quoted ? compoundVariants(text) : []
+    if (variants.length > 0) term.synonyms = variants.map((variant) => [{ kind: 'cjk', text: variant, grams: bigramsOf(variant), prefix: false }])
+    add(`c:${text}`, term)
   }
   return { terms, excluded }
 }
@@ -168,6 +172,46 @@ function spacesApart(query: string, spans: readonly [number, number][]): string 
 
 // Hint: only a space with kana (or `ー`) beside it may join anything.
 const KATAKANA_BESIDE_SPACE = /[\p{Script=Katakana}\p{Script=Hiragana}\u30fc]\p{M}*\s|\s[\p{Script=Katakana}\p{Script=Hiragana}]/u
+
+/** The most spelling variants (`compoundVariants`) one CJK run of a query is also matched as. */
+export const MAX_COMPOUND_VARIANTS = 3
+
+/**
+ * The other spellings a CJK run of a query (as `text`: normalised, kana folded) is also matched
+ * as (README "Japanese"): a long-vowel mark after two or more kana, followed by katakana and
+ * three or more characters in all, may end a word of a compound written without a separator
+ * (`プライバシーポリシー`, `コンピューターシステム`), where the analyzer could not tell it ends
+ * a word and keeps it. A document writing the compound with a separator
+ * (`プライバシー・ポリシー`) or the word without its mark (`コンピュータシステム`) has the run
+ * without it: each such mark dropped alone, from the first, at most `MAX_COMPOUND_VARIANTS`.
+ * Most runs have none (`コンピュータ`: one character after its mark is no word of a compound).
+ */
+export function compoundVariants(text: string): string[] {
+  const variants: string[] = []
+  if (!text.includes('ー') || NOT_PLAIN.test(text)) return variants
+  for (let at = text.indexOf('ー', 2); at >= 0 && variants.length < MAX_COMPOUND_VARIANTS; at = text.indexOf('ー', at + 1)) {
+    if (text.length - at > 3 && isKatakanaCode(text.charCodeAt(at - 1)) && (isKatakanaCode(text.charCodeAt(at - 2)) || text.charCodeAt(at - 2) === LONG_VOWEL) && isKatakanaCode(text.charCodeAt(at + 1))) {
+      variants.push(text.slice(0, at) + text.slice(at + 1))
+    }
+  }
+  return variants
+}
+
+const LONG_VOWEL = 0x30fc
+// Hint: a run holding surrogate pairs or combining marks keeps its own bigrams; its variants are not worth their bounds.
+const NOT_PLAIN = /[\ud800-\udfff\p{M}]/u
+
+/** A katakana letter (hiragana is folded to it in query runs), not the long-vowel mark. */
+function isKatakanaCode(code: number): boolean {
+  return (code >= 0x30a1 && code <= 0x30fa) || code === 0x30fd || code === 0x30fe
+}
+
+/** The bigrams of a run of plain CJK code units (no surrogates nor marks) of two or more. */
+function bigramsOf(text: string): string[] {
+  const grams: string[] = []
+  for (let k = 0; k + 1 < text.length; k++) grams.push(text.slice(k, k + 2))
+  return grams
+}
 
 /** Whether the term starting at `start` of the query is excluded: right after a `-` (or `－`) that starts the query or follows a space. */
 function isExcluded(query: string, start: number): boolean {

@@ -164,7 +164,8 @@ export function withSynonyms(terms: readonly QueryTerm[], set: SynonymSet): Quer
     }
     if (synonyms.length === 0) continue
     out ??= terms.slice()
-    out[i] = { ...term, synonyms }
+    // A run's spelling variants (`compoundVariants`) stay first.
+    out[i] = { ...term, synonyms: term.synonyms === undefined ? synonyms : [...term.synonyms, ...synonyms] }
   }
   return out ?? (terms as QueryTerm[])
 }

@@ -67,6 +67,19 @@ export function understandingCases<S extends Store>(name: string, pairing: Searc
     assert.equal(await find(search, '"コンピュータ プライバシー"'), [], 'quoted: as written, side by side')
   })
 
+  s('a long-vowel mark inside a katakana compound typed without a separator may end its first word', async ({ store, search }) => {
+    await seedSite(store)
+    await seedSearch(store, T, [], [
+      aContent(T, 'u9', 'cat_news', { ...blank, title: 'プライバシー・ポリシー' }),
+      aContent(T, 'u10', 'cat_news', { ...blank, title: 'コンピュータシステムの導入' }),
+    ])
+    assert.equal(await find(search, 'プライバシーポリシー'), ['u5', 'u9'], 'the separator and the mark before it: written together (u5) or apart (u9)')
+    assert.equal(await find(search, 'ぷらいばしーぽりしー'), ['u5', 'u9'], 'in hiragana too')
+    assert.equal(await find(search, 'コンピューターシステム'), ['u10'], 'the JIS spelling of the first word')
+    assert.equal(hitIds(await search.search(T, aSearchQuery('プライバシーポリシー'))), ['u5', 'u9'], 'as typed first')
+    assert.equal(await find(search, '"プライバシーポリシー"'), ['u5'], 'quoted: as written')
+  })
+
   s('a question typed as a sentence finds the items with most of its words, all of them first', async ({ store, search }) => {
     await seedSite(store)
     assert.equal(await find(search, 'how to contact the office'), ['u3'], 'one item has office, contact and the: the most')
