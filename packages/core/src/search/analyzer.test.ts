@@ -79,7 +79,7 @@ test('a query splits into AND-ed words and CJK runs, each once', () => {
   assert.equal(parseQueryTerms('Office  移転 office 都'), [
     { kind: 'word', term: 'office', fuzzy: 1, stem: 'offic', joined: null },
     { kind: 'cjk', text: '移転', grams: ['移転'], prefix: false },
-    { kind: 'cjk', text: '都', grams: ['都'], prefix: true, prefixWords: 8 },
+    { kind: 'cjk', text: '都', grams: ['都'], prefix: true },
   ])
 })
 

@@ -4,7 +4,7 @@ import { tokenize } from './analyzer.ts'
 import { MATCH_KIND } from './match-rank.ts'
 import type { Phrase } from './phrase.ts'
 import { phraseUnits, quotedSpans } from './phrase.ts'
-import { isShortPrefix, MAX_SHORT_PREFIXES, SHORT_PREFIX_WORDS } from './short-prefix.ts'
+import { isShortPrefix, isWordCharacter, MAX_SHORT_PREFIXES, SHORT_PREFIX_WORDS } from './short-prefix.ts'
 
 /**
  * One term of a search query (README "Search"). Every term must match (AND).
@@ -103,7 +103,8 @@ function whole(term: QueryTerm): QueryTerm {
 /**
  * Gives each one-character word and CJK run of `terms` (in order) that no phrase holds (its
  * identity is not in `quoted`) its `prefixWords`: `SHORT_PREFIX_WORDS` for the first
- * `MAX_SHORT_PREFIXES`, 0 for the others. A quoted one must be found wherever it stands (a
+ * `MAX_SHORT_PREFIXES` (a kanji: none, it matches every bigram it begins, see
+ * `isWordCharacter`), 0 for the others. A quoted one must be found wherever it stands (a
  * phrase's candidates are the items matching its words).
  */
 function limitShortPrefixes(terms: readonly QueryTerm[], quoted: ReadonlySet<string>): void {
@@ -111,7 +112,10 @@ function limitShortPrefixes(terms: readonly QueryTerm[], quoted: ReadonlySet<str
   for (const term of terms) {
     const text = term.kind === 'word' ? term.term : term.prefix ? (term.grams[0] ?? '') : ''
     if (!isShortPrefix(text) || quoted.has(termIdentity(term))) continue
-    term.prefixWords = short++ < MAX_SHORT_PREFIXES ? SHORT_PREFIX_WORDS : 0
+    const limited = short++ >= MAX_SHORT_PREFIXES
+    if (term.kind === 'cjk' && isWordCharacter(text)) {
+      if (limited) term.prefixWords = 0
+    } else term.prefixWords = limited ? 0 : SHORT_PREFIX_WORDS
   }
 }
 

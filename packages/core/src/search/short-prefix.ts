@@ -16,6 +16,20 @@ export const SHORT_PREFIX_WORDS = 8
  */
 export const MAX_SHORT_PREFIXES = 2
 
+/**
+ * Whether the character of a one-character CJK run is a kanji (Han): one is a word of its own
+ * (`春`, `駅`), and a reader expects every item holding it, so it matches every bigram it
+ * begins, not only `SHORT_PREFIX_WORDS` of them (as one of a query's first
+ * `MAX_SHORT_PREFIXES` one-character words; later ones match themselves only). A lone kana (`の`,
+ * `は`: particles) or Latin letter stays a short prefix. Its cost is bounded by how often the
+ * character occurs: at 100,000 items `春` read the bigrams of 21,887 items instead of 11,134.
+ */
+export function isWordCharacter(text: string): boolean {
+  return isShortPrefix(text) && HAN.test(text)
+}
+
+const HAN = /^\p{Script=Han}/u
+
 /** Whether a query word, or the character of a one-character CJK run, is matched as a short prefix (see `SHORT_PREFIX_WORDS`): one character. */
 export function isShortPrefix(text: string): boolean {
   const first = text.codePointAt(0)

@@ -28,20 +28,21 @@ class WalkCountingIndex extends InvertedIndex {
   }
 }
 
-/** 600 words beginning with `s` (and 600 bigrams with `日`), word w in about DOCS / (w + 1) documents. */
+/** 600 words beginning with `s` (and 600 bigrams with `の`, 600 with `日`), word w in about DOCS / (w + 1) documents. */
 function vocabularyIndex(): WalkCountingIndex {
   const index = new WalkCountingIndex()
   const word = (w: number) => `s${w.toString(36)}x`
+  const kana = (w: number) => `の${String.fromCharCode(0x4e00 + w)}`
   const kanji = (w: number) => `日${String.fromCharCode(0x4e00 + w)}`
   for (let doc = 0; doc < DOCS; doc++) {
     const held: string[] = []
-    for (let w = 0; w < WORDS; w++) if (doc % (w + 1) === 0) held.push(word(w), kanji(w))
+    for (let w = 0; w < WORDS; w++) if (doc % (w + 1) === 0) held.push(word(w), kana(w), kanji(w))
     index.addDocument(doc, [held.join(' '), '', '', '', ''])
   }
   return index
 }
 
-test('a one-character word reads the postings of at most SHORT_PREFIX_WORDS longer words and itself; after MAX_SHORT_PREFIXES of them, of itself only', () => {
+test('a one-character word reads the postings of at most SHORT_PREFIX_WORDS longer words and itself (a kanji: every bigram it begins); after MAX_SHORT_PREFIXES of them, of itself only', () => {
   const index = vocabularyIndex()
   const expansions = new TermExpansions(index, true)
   const read = (query: string) =>
@@ -51,10 +52,12 @@ test('a one-character word reads the postings of at most SHORT_PREFIX_WORDS long
     })
   const all = index.withPrefix('s', false)
   assert.ok(all.length >= WORDS, `${all.length} words begin with s`)
-  for (const [alternatives, postings] of read('s 日')) {
+  for (const [alternatives, postings] of read('s の')) {
     assert.ok((alternatives ?? 0) <= SHORT_PREFIX_WORDS + 1, `${alternatives} alternatives`)
     assert.ok((postings ?? 0) <= (SHORT_PREFIX_WORDS + 1) * DOCS, `${postings} postings`)
   }
+  assert.equal(read('日')[0]?.[0], WORDS, 'a kanji is a word of its own: every bigram it begins')
+  assert.equal(read('s 日 月')[2], [0, 0], 'but as the third one-character word, itself only')
   // The third and later: the word alone (no document holds `t` or `x` alone: nothing to read).
   assert.equal(read('s 日 t x 月').slice(2), [[0, 0], [0, 0], [0, 0]])
   assert.equal(read('t x s').slice(2), [[0, 0]])
