@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { finds } from './finds.test-util.ts'
-import { cjkRunTokens, indexTerms, joinedForm, normalizeTerm, tokenize } from './analyzer.ts'
+import { cjkRunTokens, indexTerms, joinedForm, normalizeTerm, scannedTokens, tokenize } from './analyzer.ts'
 import { MATCH_WEIGHTS, parseQuery, parseQueryTerms, stemMatches, stemOf, withinOneEdit, wordMatches, wordMatchWeight } from './query-terms.ts'
 
 test('Latin text becomes lower-cased words, punctuation dropped', () => {
@@ -294,6 +294,46 @@ test('a CJK run of plain characters gives the terms and offsets of the general p
     }),
     { numRuns: 3000 },
   )
+})
+
+// Weighted to the characters where the hand-written scan and the expression could part: mid-word punctuation,
+// compound joiners, digits, kana and katakana separators, marks, format characters, emoji, half-width kana, Thai.
+const TRICKY = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('a', 'b', 'z', 'é', 'я', 'σ', '0', '7', ' ', ' ', '.', "'", '’', ':', ',', ';', '-', '/', '_', '·') },
+  { weight: 3, arbitrary: fc.constantFrom('ア', 'カ', 'ー', 'あ', 'か', '東', '京', '々', '・', '=', '゠', 'ヴ', '한', '〇', '。', '「') },
+  { weight: 2, arbitrary: fc.constantFrom('\u0301', '\u3099', '\u200d', '\ufe0f', '\u00ad', '😀', '𝐀', '𠮷', 'ｶ', 'ﾞ', 'ก', 'ข', '١', '\n', '&', '<') },
+)
+
+test('the pieces found by hand are the expression’s: same terms, offsets, CJK flags and pairs', () => {
+  fc.assert(
+    fc.property(fc.array(TRICKY, { maxLength: 30 }), (chars) => {
+      const text = normalizeTerm(chars.join(''))
+      assert.equal(scannedTokens(text, true), scannedTokens(text, false), JSON.stringify(text))
+    }),
+    { numRuns: 3000 },
+  )
+})
+
+test('every BMP character is placed as the expression places it, between letters, digits and kana', () => {
+  // Hint: 64 characters a text, each in its contexts (one scan per character costs seconds).
+  for (let first = 0; first < 0x10000; first += 64) {
+    let text = ''
+    for (let code = first; code < first + 64; code++) {
+      const char = String.fromCharCode(code)
+      text += `${char}a${char}b 1${char}2 ア${char}カ `
+    }
+    const byHand = scannedTokens(text, true)
+    const expected = scannedTokens(text, false)
+    // Hint: compared by hand: `assert.equal` of every token would cost as much again.
+    const same =
+      byHand.tokens.length === expected.tokens.length &&
+      byHand.tokens.every((token, i) => {
+        const other = expected.tokens[i]
+        return other !== undefined && token.term === other.term && token.start === other.start && token.end === other.end && token.cjk === other.cjk && token.headEnd === other.headEnd
+      }) &&
+      byHand.pairs.join() === expected.pairs.join()
+    if (!same) assert.equal(byHand, expected, `U+${first.toString(16)}…U+${(first + 63).toString(16)}: ${JSON.stringify(text)}`)
+  }
 })
 
 test.run()

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { characterClasses, forEachBuildTerm, scanPlainText } from './build-terms.ts'
+import { termHash } from './term-table.ts'
 
 type Term = [term: string, cjk: boolean]
 
@@ -15,7 +16,13 @@ function collect(run: (sink: (term: string, cjk: boolean) => void, pairSink: (fi
 const core = (text: string) => collect((sink, pairSink) => forEachIndexTerm(text, sink, pairSink))
 const build = (text: string) => collect((sink, pairSink) => forEachBuildTerm(text, sink, pairSink))
 /** As `build`, the words of plain text taken where they lie (`wordSink`). */
-const buildWords = (text: string) => collect((sink, pairSink) => forEachBuildTerm(text, sink, pairSink, (source, start, end) => sink(source.slice(start, end), false)))
+const buildWords = (text: string) =>
+  collect((sink, pairSink) =>
+    forEachBuildTerm(text, sink, pairSink, (source, start, end, hash) => {
+      assert.is(hash, termHash(source, start, end), `the hash of ${JSON.stringify(source.slice(start, end))}`)
+      sink(source.slice(start, end), false)
+    }),
+  )
 
 // Characters around every rule of the analyzer: words, mid-word punctuation, digits, underscores, CJK runs,
 // full- and half-width forms, marks, format characters, other digits, Thai, characters beyond the BMP.
@@ -33,6 +40,20 @@ test('the terms of any text are those of core’s analyzer, in the same order', 
       assert.equal(buildWords(text), core(text), JSON.stringify(text))
     }),
     { numRuns: 3000 },
+  )
+})
+
+// ASCII text is normalised by lower-casing alone: upper case, every kind of ASCII punctuation, controls.
+const ASCII = ['a', 'b', 'z', 'A', 'Q', 'Z', '0', '9', '_', ':', ',', ';', '.', "'", ' ', '-', '/', '\n', '\t', '<', '&', '=', '!', '@', '\u007f', '\u0000']
+
+test('ASCII text gives the terms of core’s analyzer, in the same order', () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...ASCII), { maxLength: 40 }), (chars) => {
+      const text = chars.join('')
+      assert.equal(build(text), core(text), JSON.stringify(text))
+      assert.equal(buildWords(text), core(text), JSON.stringify(text))
+    }),
+    { numRuns: 2000 },
   )
 })
 

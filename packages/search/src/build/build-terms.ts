@@ -1,5 +1,6 @@
 import type { PairSink } from '@frontdesk/core'
 import { foldKanaCode, forEachCjkRunTerm, forEachIndexTerm, isCjkChar, isDictionaryScriptChar, joinedForm, joinsCompound, katakanaRunGoesOn, normalizeTerm, wordParts } from '@frontdesk/core'
+import { TERM_HASH_SEED, termHash, termHashStep } from './term-table.ts'
 
 /*
  * The terms core's analyzer (`forEachIndexTerm`) gives, found faster for the text a bulk build
@@ -57,8 +58,11 @@ function isWordChar(cls: number): boolean {
   return cls === LETTER || cls === DIGIT || cls === UNDERSCORE
 }
 
-/** Takes a word (not CJK) found in plain text as where it lies: `text.slice(start, end)`, without making that string. */
-export type WordSink = (text: string, start: number, end: number) => void
+/**
+ * Takes a word (not CJK) found in plain text as where it lies: `text.slice(start, end)`, without
+ * making that string; with its `termHash`, worked out as the scan reads it.
+ */
+export type WordSink = (text: string, start: number, end: number, hash: number) => void
 
 /**
  * Feeds the terms to index for `text` to the sinks, exactly as `forEachIndexTerm(text, sink,
@@ -66,8 +70,13 @@ export type WordSink = (text: string, start: number, end: number) => void
  * with `wordSink`, the words of plain text go there instead of to `sink` (in the same order).
  */
 export function forEachBuildTerm(text: string, sink: (term: string, cjk: boolean) => void, pairSink: PairSink, wordSink?: WordSink): void {
-  if (text !== '' && !scanPlainText(normalizeTerm(text), sink, pairSink, wordSink)) forEachIndexTerm(text, sink, pairSink)
+  if (text === '') return
+  // Hint: ASCII text is its own NFKC form, has no diacritics to fold and no character the scan hands on: lower case is all its `normalizeTerm` (half of an import's text is English).
+  if (!NON_ASCII.test(text)) scan(text.toLowerCase(), sink, pairSink, wordSink)
+  else if (!scanPlainText(normalizeTerm(text), sink, pairSink, wordSink)) forEachIndexTerm(text, sink, pairSink)
 }
+
+const NON_ASCII = /[^\x00-\x7f]/
 
 /**
  * The scan itself, over normalised text: `false` (and nothing fed to the sinks) when the text
@@ -77,6 +86,14 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
   const table = classes ?? characterClasses()
   const n = normalized.length
   for (let i = 0; i < n; i++) if (table[normalized.charCodeAt(i)] === OTHER) return false
+  scan(normalized, sink, pairSink, wordSink)
+  return true
+}
+
+/** `scanPlainText` of normalised text known to hold only characters it handles. */
+function scan(normalized: string, sink: (term: string, cjk: boolean) => void, pairSink: PairSink, wordSink?: WordSink): void {
+  const table = classes ?? characterClasses()
+  const n = normalized.length
   // The compound the last word belongs to, as the analyzer tracks it (its joined form follows its last word).
   let compoundStart = -1
   let compoundEnd = -1
@@ -111,20 +128,27 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
       let hasLetterOrDigit = cls !== UNDERSCORE
       // Whether the word holds a `.` or `_` (then it has parts).
       let inner = cls === UNDERSCORE
+      let hash = termHashStep(TERM_HASH_SEED, normalized.charCodeAt(i))
       for (;;) {
-        for (let c = table[normalized.charCodeAt(j)] ?? OTHER; j < n && isWordChar(c); c = table[normalized.charCodeAt(++j)] ?? OTHER) {
+        for (; j < n; j++) {
+          const code = normalized.charCodeAt(j)
+          const c = table[code] ?? OTHER
+          if (!isWordChar(c)) break
+          hash = termHashStep(hash, code)
           if (c !== UNDERSCORE) hasLetterOrDigit = true
           else inner = true
         }
         // UAX #29 WB6/7 (letter MidLetter letter) and WB11/12 (digit MidNum digit): the word goes on.
         if (j + 1 >= n) break
-        const mid = table[normalized.charCodeAt(j)]
+        const code = normalized.charCodeAt(j)
+        const mid = table[code]
         const before = table[normalized.charCodeAt(j - 1)]
         const after = table[normalized.charCodeAt(j + 1)]
         const joinsLetters = (mid === MID_LETTER || mid === MID_BOTH) && before === LETTER && after === LETTER
         const joinsDigits = (mid === MID_NUMBER || mid === MID_BOTH) && before === DIGIT && after === DIGIT
         if (!joinsLetters && !joinsDigits) break
-        if (normalized.charCodeAt(j) === 0x2e) inner = true
+        if (code === 0x2e) inner = true
+        hash = termHashStep(hash, code)
         j += 1
       }
       // A word of underscores only is not a term.
@@ -137,14 +161,14 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
         }
         compoundEnd = j
         if (wordSink === undefined) sink(normalized.slice(i, j), false)
-        else wordSink(normalized, i, j)
+        else wordSink(normalized, i, j, hash)
         // A word joined by `.` or `_` is followed by its parts (core's `wordParts`).
         const parts = inner ? wordParts(normalized.slice(i, j)) : null
         if (parts !== null) {
           joiner = true
           for (const [from, to] of parts) {
             if (wordSink === undefined) sink(normalized.slice(i + from, i + to), false)
-            else wordSink(normalized, i + from, i + to)
+            else wordSink(normalized, i + from, i + to, termHash(normalized, i + from, i + to))
           }
         }
       }
@@ -152,7 +176,6 @@ export function scanPlainText(normalized: string, sink: (term: string, cjk: bool
     } else i++
   }
   if (joiner) sinkJoined(normalized, compoundStart, compoundEnd, sink)
-  return true
 }
 
 const LONG_VOWEL = 0x30fc

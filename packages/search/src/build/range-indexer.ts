@@ -73,8 +73,10 @@ export class RangeIndexer {
   #tf = new Int32Array(1024)
   // CJK bigrams → term ids without making strings (see `BigramIds`).
   readonly #bigrams = new BigramIds((gram) => this.#termId(gram, true))
-  /** Term ids of the field being analysed. */
+  /** Distinct term ids of the field being analysed, in the order they first occur (their frequencies in `#tf`). */
   #fieldTerms = new Int32Array(4096)
+  #distinct = 0
+  /** Terms of the field being analysed (its length). */
   #fieldLength = 0
   /**
    * Per document: the five field lengths, then per field the number of its distinct terms and
@@ -98,17 +100,14 @@ export class RangeIndexer {
   readonly #docStarts: number[] = []
   readonly #fieldTotals = new Float64Array(FIELDS.length)
   readonly #termSink = (term: string, cjk: boolean): void => {
-    if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
-    this.#fieldTerms[this.#fieldLength++] = this.#termId(term, cjk)
+    this.#counted(this.#termId(term, cjk))
   }
-  readonly #wordSink = (text: string, start: number, end: number): void => {
-    if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+  readonly #wordSink = (text: string, start: number, end: number, hash: number): void => {
     this.#newCjk = false
-    this.#fieldTerms[this.#fieldLength++] = this.#table.idOfSlice(text, start, end)
+    this.#counted(this.#table.idOfHashedSlice(text, start, end, hash))
   }
   readonly #pairSink = (first: number, second: number): void => {
-    if (this.#fieldLength === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
-    this.#fieldTerms[this.#fieldLength++] = this.#bigrams.idOf(first, second)
+    this.#counted(this.#bigrams.idOf(first, second))
   }
 
   readonly #chunkSize: number
@@ -155,29 +154,24 @@ export class RangeIndexer {
     this.#dataLength += FIELDS.length
     for (let f = 0; f < FIELDS.length; f++) {
       this.#fieldLength = 0
+      this.#distinct = 0
       forEachBuildTerm(texts[f] ?? '', this.#termSink, this.#pairSink, this.#wordSink)
       const length = this.#fieldLength
       header[lengths + f] = length
       this.#fieldTotals[f] = (this.#fieldTotals[f] ?? 0) + length
       const ids = this.#fieldTerms
       const tf = this.#tf
-      for (let i = 0; i < length; i++) {
-        const id = ids[i] ?? 0
-        tf[id] = (tf[id] ?? 0) + 1
-      }
-      this.#reserve(1 + 2 * length)
+      const pairs = this.#distinct
+      this.#reserve(1 + 2 * pairs)
       const data = this.#data
       const lastDoc = this.#lastDoc
       const df = this.#df
       const countAt = this.#dataLength
       let at = countAt + 1
-      let pairs = 0
-      for (let i = 0; i < length; i++) {
+      for (let i = 0; i < pairs; i++) {
         const id = ids[i] ?? 0
         const n = tf[id] ?? 0
-        if (n === 0) continue
         tf[id] = 0
-        pairs++
         if (n < 128) data[at++] = id * 128 + n
         else {
           data[at++] = id * 128
@@ -416,6 +410,18 @@ export class RangeIndexer {
     this.#data = new Uint32Array(Math.max(this.#chunkSize, more))
     this.#chunks.push(this.#data)
     this.#dataLength = 0
+  }
+
+  /** Counts an occurrence of term `id` in the field being analysed (`#tf`, and `#fieldTerms` the first time). */
+  #counted(id: number): void {
+    this.#fieldLength++
+    // Hint: read after the lookup, which may have grown it for a new term.
+    const tf = this.#tf
+    const n = tf[id] ?? 0
+    tf[id] = n + 1
+    if (n > 0) return
+    if (this.#distinct === this.#fieldTerms.length) this.#fieldTerms = grownInt(this.#fieldTerms)
+    this.#fieldTerms[this.#distinct++] = id
   }
 
   #termId(term: string, cjk: boolean): number {
