@@ -235,8 +235,12 @@ test('the iteration mark 々 keeps working', () => {
 
 test('compounds are also indexed joined: covid19, covid-19 and covid 19 find COVID-19', () => {
   assert.equal(indexTerms('COVID-19'), ['covid', '19', 'covid19'])
+  assert.equal(indexTerms('COVID\u201019'), ['covid', '19', 'covid19'], 'the typographic hyphen')
+  assert.equal(indexTerms('COVID\u201119'), ['covid', '19', 'covid19'], 'the non-breaking hyphen')
+  assert.equal(indexTerms('2020\u20132021'), ['2020', '2021'], 'a dash joins nothing')
   assert.equal(indexTerms('e-mail a/b x_y example.com'), ['e', 'mail', 'email', 'a', 'b', 'ab', 'x_y', 'x', 'y', 'xy', 'example.com', 'example', 'com', 'examplecom'])
-  for (const query of ['covid19', 'covid-19', 'covid 19', 'COVID_19', 'covid/19']) assert.ok(finds(query, 'COVID-19 update'), query)
+  for (const query of ['covid19', 'covid-19', 'covid 19', 'COVID_19', 'covid/19', 'covid\u201019']) assert.ok(finds(query, 'COVID-19 update'), query)
+  assert.ok(finds('covid19', 'COVID\u201019 update'))
   for (const text of ['covid19', 'covid-19', 'covid_19', 'covid.19']) assert.ok(finds('covid-19', text), text)
   assert.ok(finds('email', 'send an e-mail'))
   assert.ok(finds('e-mail', 'send an email'))

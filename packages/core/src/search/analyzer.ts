@@ -18,7 +18,7 @@
  *   A test checks that it splits like `Intl.Segmenter`. Its matches over the usual characters
  *   (letters, ASCII digits, that punctuation, CJK characters, separators) are found by a
  *   hand-written scan instead, ~2.5× faster (`nextPiece`; a test holds the two equal);
- * - letters and digits joined by `-`, `.`, `/` or `_` (a compound: `covid-19`, `e-mail`,
+ * - letters and digits joined by `-`, `.`, `/`, `_` or `‐` (a compound: `covid-19`, `e-mail`,
  *   `example.com`, `covid_19`) are also indexed joined (`covid19`, `email`, `examplecom`), after
  *   the compound's last word, so that a compound is found however it is written (see `joinedForm`);
  *   a word UAX #29 keeps whole across `.` or `_` is followed by its parts (`example`, `com`);
@@ -34,7 +34,7 @@
  * Changes whenever `indexTerms` may give different terms for the same text: an engine that
  * keeps an index across restarts rebuilds it then.
  */
-export const ANALYZER_VERSION = 3
+export const ANALYZER_VERSION = 4
 
 /** One term of analysed text, with where it came from in the original string. */
 export interface Token {
@@ -506,9 +506,16 @@ export function wordParts(word: string): [from: number, to: number][] | null {
   return parts.length < 2 ? null : parts
 }
 
-/** Whether `-`, `.`, `/` or `_`. */
+/**
+ * The characters joining the words of a compound: `-`, `.`, `/`, `_`, and the typographic hyphen
+ * `‐` (U+2010, which NFKC also makes of the non-breaking one, U+2011) that word processors and
+ * CMS editors write for `-` (`COVID‐19` is `covid19` too).
+ */
+export const WORD_JOINERS = '-./_\u2010'
+
+/** Whether one of `WORD_JOINERS`. */
 export function isWordJoiner(code: number): boolean {
-  return code === 0x2d || code === 0x2e || code === 0x2f || code === 0x5f
+  return code === 0x2d || code === 0x2e || code === 0x2f || code === 0x5f || code === 0x2010
 }
 
 /**
@@ -527,11 +534,13 @@ function isLetterOrDigitAt(text: string, at: number): boolean {
   return HAS_LETTER_OR_DIGIT.test(String.fromCodePoint(text.codePointAt(from) ?? 0))
 }
 
-const JOINED_AWAY = /(?<=[\p{L}\p{N}\p{M}])[-./_]+(?=[\p{L}\p{N}])/gu
-const MAY_JOIN = /[-./_]/
+/** `WORD_JOINERS` as a character class of an expression. */
+export const WORD_JOINER_CLASS = `[${WORD_JOINERS.replace('-', '\\-')}]`
+const JOINED_AWAY = new RegExp(`(?<=[\\p{L}\\p{N}\\p{M}])${WORD_JOINER_CLASS}+(?=[\\p{L}\\p{N}])`, 'gu')
+const MAY_JOIN = new RegExp(WORD_JOINER_CLASS)
 
 /**
- * A compound's joined form (README "Search" as this analyzer extends it): the `-`, `.`, `/` and `_`
+ * A compound's joined form (README "Search" as this analyzer extends it): the `WORD_JOINERS`
  * between its letters and digits removed (`covid-19` → `covid19`, `e-mail` → `email`), or
  * `null` when there are none (nothing to index besides its words).
  */

@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { foldKanaCode, isTermBreak, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch } from './analyzer.ts'
+import { foldKanaCode, isTermBreak, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch, WORD_JOINER_CLASS, WORD_JOINERS } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { stemOf, stemRoot, wordMatches } from './query-terms.ts'
 
@@ -245,11 +245,11 @@ function planOf(terms: readonly QueryTerm[]): TermsPlan {
   return plan
 }
 
-const JOINERS = /[-./_]/g
+const JOINERS = new RegExp(WORD_JOINER_CLASS, 'g')
 
 /** Whether normalised text holds a compound (`joinsCompound`: a joiner between a letter or digit and another), found by `indexOf` (most text has periods, few compounds). */
 function hasCompound(text: string): boolean {
-  for (const joiner of '-./_') {
+  for (const joiner of WORD_JOINERS) {
     for (let at = text.indexOf(joiner, 1); at > 0; at = text.indexOf(joiner, at + 1)) if (joinsCompound(text, at, at + 1)) return true
   }
   return false

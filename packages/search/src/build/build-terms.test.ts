@@ -27,7 +27,7 @@ const buildWords = (text: string) =>
 // Characters around every rule of the analyzer: words, mid-word punctuation, digits, underscores, CJK runs,
 // full- and half-width forms, marks, format characters, other digits, Thai, characters beyond the BMP.
 const ALPHABET = [
-  'a', 'b', 'Z', 'é', 'ß', 'ı', 'İ', 'Σ', 'я', '0', '7', '_', ':', '·', ',', ';', '.', "'", '’', ' ', ' ', '-', '\n', '<', '&', '/',
+  'a', 'b', 'Z', 'é', 'ß', 'ı', 'İ', 'Σ', 'я', '0', '7', '_', ':', '·', ',', ';', '.', "'", '’', ' ', ' ', '-', '\u2010', '\u2011', '\n', '<', '&', '/',
   '移', '転', 'の', 'ア', 'ー', '々', '〆', 'ヶ', '한', '글', 'ｶ', 'ﾞ', 'Ａ', '１', 'ﬁ', '\u3099', '\u0301', '\u200d', '\ufe0f',
   'ก', 'ข', '١', '٢', '😀', '𠮷', '・', '。', '「', '〇', '㈱', '①', 'Ⅳ', '\u00ad', 'イ', 'ン', 'ぷ', '=', '＝', '゠', '･', '　',
 ]
@@ -58,7 +58,7 @@ test('ASCII text gives the terms of core’s analyzer, in the same order', () =>
 })
 
 // Only characters the scan handles itself (none makes it hand the text to core's analyzer).
-const PLAIN = ['a', 'b', 'z', 'é', 'ß', 'я', '0', '7', '_', ':', '·', ',', ';', '.', "'", '’', ' ', '-', '\n', '<', '移', '転', 'の', 'ア', 'ー', '々', '〆', 'ヶ', '한', '・', '。', '〇']
+const PLAIN = ['a', 'b', 'z', 'é', 'ß', 'я', '0', '7', '_', ':', '·', ',', ';', '.', "'", '’', ' ', '-', '\u2010', '\n', '<', '移', '転', 'の', 'ア', 'ー', '々', '〆', 'ヶ', '한', '・', '。', '〇']
 
 test('plain text is scanned without the analyzer, to the same terms', () => {
   fc.assert(
