@@ -67,6 +67,8 @@ export type * from './port/search.ts'
 export {
   ANALYZER_VERSION,
   foldKanaCode,
+  CHARACTER_CLASSES,
+  characterClass,
   forEachCjkRunTerm,
   forEachIndexTerm,
   indexTerms,

@@ -368,33 +368,51 @@ const COMPLEX_PIECE = 4
 let pieceStart = 0
 let pieceEnd = 0
 
-// Classes of BMP code units for `nextPiece`, each worked out on first sight (0: not yet).
-const SEPARATOR_CLASS = 1
-const LETTER_CLASS = 2
-const DIGIT_CLASS = 3
-const UNDERSCORE_CLASS = 4
-/** Joins letters only (`a:b`, `a·b`). */
-const MID_LETTER_CLASS = 5
-/** Joins digits only (`1,000`, `1;2`). */
-const MID_NUMBER_CLASS = 6
-/** Joins letters or digits (`don't`, `example.com`, `3.14`). */
-const MID_BOTH_CLASS = 7
-const CJK_CLASS = 8
-/** Whatever `nextPiece` leaves to the expression: marks, format characters, digits but ASCII ones, dictionary scripts, surrogates. */
-const OTHER_CLASS = 9
+/**
+ * Classes of BMP code units as the analyzer's expression places them (`characterClass`), for
+ * the hand-written scans that find its matches faster (`nextPiece` here, an engine's bulk
+ * build). 0 is no class: a table may keep it for "not worked out yet".
+ */
+export const CHARACTER_CLASSES = {
+  separator: 1,
+  letter: 2,
+  digit: 3,
+  underscore: 4,
+  /** Joins letters only (`a:b`, `a·b`). */
+  midLetter: 5,
+  /** Joins digits only (`1,000`, `1;2`). */
+  midNumber: 6,
+  /** Joins letters or digits (`don't`, `example.com`, `3.14`). */
+  midBoth: 7,
+  cjk: 8,
+  /** Whatever a scan leaves to the expression: marks, format characters, digits but ASCII ones, dictionary scripts, surrogates. */
+  other: 9,
+} as const
+
+// Hint: module constants, which the scan's loops read as numbers.
+const SEPARATOR_CLASS: number = CHARACTER_CLASSES.separator
+const LETTER_CLASS: number = CHARACTER_CLASSES.letter
+const DIGIT_CLASS: number = CHARACTER_CLASSES.digit
+const UNDERSCORE_CLASS: number = CHARACTER_CLASSES.underscore
+const MID_LETTER_CLASS: number = CHARACTER_CLASSES.midLetter
+const MID_NUMBER_CLASS: number = CHARACTER_CLASSES.midNumber
+const MID_BOTH_CLASS: number = CHARACTER_CLASSES.midBoth
+const CJK_CLASS: number = CHARACTER_CLASSES.cjk
+const OTHER_CLASS: number = CHARACTER_CLASSES.other
+// Each code unit's class for `nextPiece`, worked out on first sight (0: not yet).
 const CLASSES = new Uint8Array(0x10000)
 
 function classOf(code: number): number {
   let cls = CLASSES[code] ?? OTHER_CLASS
   if (cls === 0) {
-    cls = classify(code)
+    cls = characterClass(code)
     CLASSES[code] = cls
   }
   return cls
 }
 
-/** The class of a code unit, as the expression's character sets place it. */
-function classify(code: number): number {
+/** The class (`CHARACTER_CLASSES`) of a code unit, as the expression's character sets place it. */
+export function characterClass(code: number): number {
   if (code >= 0xd800 && code <= 0xdfff) return OTHER_CLASS
   if (code >= 0x30 && code <= 0x39) return DIGIT_CLASS
   if (code === 0x5f) return UNDERSCORE_CLASS

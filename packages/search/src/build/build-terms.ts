@@ -1,5 +1,5 @@
 import type { PairSink } from '@frontdesk/core'
-import { foldKanaCode, forEachCjkRunTerm, forEachIndexTerm, isCjkChar, isDictionaryScriptChar, joinedForm, joinsCompound, katakanaRunGoesOn, normalizeTerm, wordParts } from '@frontdesk/core'
+import { CHARACTER_CLASSES, characterClass, foldKanaCode, forEachCjkRunTerm, forEachIndexTerm, joinedForm, joinsCompound, katakanaRunGoesOn, normalizeTerm, wordParts } from '@frontdesk/core'
 import { TERM_HASH_SEED, termHash, termHashStep } from './term-table.ts'
 
 /*
@@ -9,24 +9,12 @@ import { TERM_HASH_SEED, termHash, termHashStep } from './term-table.ts'
  * all in the table's plain classes — letters, ASCII digits, `_`, the mid-word punctuation of
  * UAX #29, CJK characters without combining marks, and separators — and hands any other field
  * (marks, format characters, other digits, Thai and its neighbours, characters beyond the BMP)
- * to core's analyzer whole. The CJK and dictionary-script classes are core's own
- * (`isCjkChar`, `isDictionaryScriptChar`); a property test checks that both give the same
- * terms, in the same order.
+ * to core's analyzer whole. The classes are core's own (`characterClass`, as the analyzer's
+ * expression places each character); a property test checks that both give the same terms, in
+ * the same order.
  */
 
-const SEPARATOR = 0
-const LETTER = 1
-const DIGIT = 2
-const UNDERSCORE = 3
-/** Joins letters only (`a:b`, `a·b`). */
-const MID_LETTER = 4
-/** Joins digits only (`1,000`, `1;2`). */
-const MID_NUMBER = 5
-/** Joins letters or digits (`don't`, `example.com`, `3.14`). */
-const MID_BOTH = 6
-const CJK = 7
-/** Anything the scan does not handle: the field goes to core's analyzer. */
-const OTHER = 8
+const { separator: SEPARATOR, letter: LETTER, digit: DIGIT, underscore: UNDERSCORE, midLetter: MID_LETTER, midNumber: MID_NUMBER, midBoth: MID_BOTH, cjk: CJK, other: OTHER } = CHARACTER_CLASSES
 
 let classes: Uint8Array | null = null
 
@@ -34,23 +22,9 @@ let classes: Uint8Array | null = null
 export function characterClasses(): Uint8Array {
   if (classes !== null) return classes
   const table = new Uint8Array(0x10000)
-  for (let code = 0; code < 0x10000; code++) table[code] = classOf(code)
+  for (let code = 0; code < 0x10000; code++) table[code] = characterClass(code)
   classes = table
   return table
-}
-
-function classOf(code: number): number {
-  if (code >= 0xd800 && code <= 0xdfff) return OTHER
-  if (code >= 0x30 && code <= 0x39) return DIGIT
-  if (code === 0x5f) return UNDERSCORE
-  if (code === 0x3a || code === 0xb7) return MID_LETTER
-  if (code === 0x2c || code === 0x3b) return MID_NUMBER
-  if (code === 0x2e || code === 0x27 || code === 0x2019) return MID_BOTH
-  const char = String.fromCharCode(code)
-  if (/[\p{M}\p{Cf}\p{Nd}]/u.test(char) || isDictionaryScriptChar(char)) return OTHER
-  if (isCjkChar(char)) return CJK
-  if (/\p{L}/u.test(char)) return LETTER
-  return SEPARATOR
 }
 
 /** Whether a class continues a word (`WORD_CHAR` of the analyzer, marks aside). */
