@@ -604,7 +604,8 @@ export function foldKanaCode(code: number): number {
   return (code >= 0x3041 && code <= 0x3096) || code === 0x309d || code === 0x309e ? code + 0x60 : code
 }
 
-const LONG_VOWEL = 0x30fc
+/** The long-vowel mark `ー`. */
+export const LONG_VOWEL = 0x30fc
 // What `emitCjkRun` handles apart from plain characters: a long-vowel mark, or a katakana separator.
 const SPECIAL_IN_RUN = new RegExp(`[\u30fc${KATAKANA_JOINERS}]`)
 
@@ -613,6 +614,11 @@ function kanaScript(code: number): number {
   if ((code >= 0x30a1 && code <= 0x30fa) || code === 0x30fd || code === 0x30fe || (code >= 0x31f0 && code <= 0x31ff)) return 1
   if ((code >= 0x3041 && code <= 0x3096) || code === 0x309d || code === 0x309e) return 2
   return 0
+}
+
+/** Whether a katakana letter (as the analyzer counts them: `kanaScript` 1), the long-vowel mark not. */
+export function isKatakanaLetter(code: number): boolean {
+  return kanaScript(code) === 1
 }
 
 /**

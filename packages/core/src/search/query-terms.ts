@@ -1,6 +1,6 @@
 import { stem as porter2 } from 'porter2'
 import type { Token } from './analyzer.ts'
-import { tokenize } from './analyzer.ts'
+import { isKatakanaLetter, LONG_VOWEL, tokenize } from './analyzer.ts'
 import { MATCH_KIND } from './match-rank.ts'
 import type { Phrase } from './phrase.ts'
 import { phraseUnits, quotedSpans } from './phrase.ts'
@@ -194,21 +194,15 @@ export function compoundVariants(text: string): string[] {
   const variants: string[] = []
   if (!text.includes('ー') || NOT_PLAIN.test(text)) return variants
   for (let at = text.indexOf('ー', 2); at >= 0 && variants.length < MAX_COMPOUND_VARIANTS; at = text.indexOf('ー', at + 1)) {
-    if (text.length - at > 3 && isKatakanaCode(text.charCodeAt(at - 1)) && (isKatakanaCode(text.charCodeAt(at - 2)) || text.charCodeAt(at - 2) === LONG_VOWEL) && isKatakanaCode(text.charCodeAt(at + 1))) {
+    if (text.length - at > 3 && isKatakanaLetter(text.charCodeAt(at - 1)) && (isKatakanaLetter(text.charCodeAt(at - 2)) || text.charCodeAt(at - 2) === LONG_VOWEL) && isKatakanaLetter(text.charCodeAt(at + 1))) {
       variants.push(text.slice(0, at) + text.slice(at + 1))
     }
   }
   return variants
 }
 
-const LONG_VOWEL = 0x30fc
 // Hint: a run holding surrogate pairs or combining marks keeps its own bigrams; its variants are not worth their bounds.
 const NOT_PLAIN = /[\ud800-\udfff\p{M}]/u
-
-/** A katakana letter (hiragana is folded to it in query runs), not the long-vowel mark. */
-function isKatakanaCode(code: number): boolean {
-  return (code >= 0x30a1 && code <= 0x30fa) || code === 0x30fd || code === 0x30fe
-}
 
 /** The bigrams of a run of plain CJK code units (no surrogates nor marks) of two or more. */
 function bigramsOf(text: string): string[] {

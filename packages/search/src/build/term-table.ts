@@ -6,20 +6,6 @@
  * word and hashed it (a third of an import's indexing worker, where the import's own thread
  * competes for the caches). Terms are numbered 0, 1, 2… in the order they are first looked up.
  */
-/** The hash `TermTable` files `text.slice(start, end)` under: `termHashStep` over its code units from `TERM_HASH_SEED` (FNV-1a). */
-export function termHash(text: string, start: number, end: number): number {
-  let hash = TERM_HASH_SEED
-  for (let i = start; i < end; i++) hash = termHashStep(hash, text.charCodeAt(i))
-  return hash
-}
-
-export const TERM_HASH_SEED = 0x811c9dc5 | 0
-
-/** `termHash` of a string one code unit longer. */
-export function termHashStep(hash: number, code: number): number {
-  return Math.imul(hash ^ code, 0x01000193)
-}
-
 export class TermTable {
   /** Terms by id. */
   readonly terms: string[] = []
@@ -95,4 +81,18 @@ export class TermTable {
       this.#ids[slot] = id
     }
   }
+}
+
+/** The hash `TermTable` files `text.slice(start, end)` under: `termHashStep` over its code units from `TERM_HASH_SEED` (FNV-1a). */
+export function termHash(text: string, start: number, end: number): number {
+  let hash = TERM_HASH_SEED
+  for (let i = start; i < end; i++) hash = termHashStep(hash, text.charCodeAt(i))
+  return hash
+}
+
+export const TERM_HASH_SEED = 0x811c9dc5 | 0
+
+/** `termHash` of a string one code unit longer. */
+export function termHashStep(hash: number, code: number): number {
+  return Math.imul(hash ^ code, 0x01000193)
 }
