@@ -1,6 +1,6 @@
 import { stem as porter2 } from 'porter2'
 import type { Token } from './analyzer.ts'
-import { isKatakanaLetter, LONG_VOWEL, tokenize } from './analyzer.ts'
+import { isCompoundVariant, mayEndCompoundWord, tokenize } from './analyzer.ts'
 import { MATCH_KIND } from './match-rank.ts'
 import type { Phrase } from './phrase.ts'
 import { phraseUnits, quotedSpans } from './phrase.ts'
@@ -177,28 +177,26 @@ function spacesApart(query: string, spans: readonly [number, number][]): string 
 // Hint: only a space with kana (or `ー`) beside it may join anything.
 const KATAKANA_BESIDE_SPACE = /[\p{Script=Katakana}\p{Script=Hiragana}\u30fc]\p{M}*\s|\s[\p{Script=Katakana}\p{Script=Hiragana}]/u
 
-/** The most spelling variants (`compoundVariants`) one CJK run of a query is also matched as. */
-export const MAX_COMPOUND_VARIANTS = 3
-
 /**
- * The other spellings a CJK run of a query (as `text`: normalised, kana folded) is also matched
- * as (README "Japanese"): a long-vowel mark after two or more kana, followed by katakana and
- * three or more characters in all, may end a word of a compound written without a separator
- * (`プライバシーポリシー`, `コンピューターシステム`), where the analyzer could not tell it ends
- * a word and keeps it. A document writing the compound with a separator
- * (`プライバシー・ポリシー`) or the word without its mark (`コンピュータシステム`) has the run
- * without it: each such mark dropped alone, from the first, at most `MAX_COMPOUND_VARIANTS`.
- * Most runs have none (`コンピュータ`: one character after its mark is no word of a compound).
+ * The other spelling a CJK run of a query (as `text`: normalised, kana folded) is also matched
+ * as (README "Japanese"), when it has one: every long-vowel mark that may end a word of a
+ * compound written without a separator (`プライバシーポリシー`, `コンピューターシステム`; see
+ * the analyzer's `mayEndCompoundWord`) dropped. A document writing the compound with a
+ * separator (`プライバシー・ポリシー`) or its words without their marks
+ * (`コンピュータシステム`) has the run without them; one writing some of them has its run
+ * indexed also without those (the analyzer's bigrams across such marks): so one spelling
+ * covers every mix of marks kept and dropped.
  */
 export function compoundVariants(text: string): string[] {
-  const variants: string[] = []
-  if (!text.includes('ー') || NOT_PLAIN.test(text)) return variants
-  for (let at = text.indexOf('ー', 2); at >= 0 && variants.length < MAX_COMPOUND_VARIANTS; at = text.indexOf('ー', at + 1)) {
-    if (text.length - at > 3 && isKatakanaLetter(text.charCodeAt(at - 1)) && (isKatakanaLetter(text.charCodeAt(at - 2)) || text.charCodeAt(at - 2) === LONG_VOWEL) && isKatakanaLetter(text.charCodeAt(at + 1))) {
-      variants.push(text.slice(0, at) + text.slice(at + 1))
-    }
+  if (!text.includes('ー') || NOT_PLAIN.test(text)) return []
+  let variant = ''
+  let from = 0
+  for (let at = text.indexOf('ー', 2); at >= 0; at = text.indexOf('ー', at + 1)) {
+    if (!mayEndCompoundWord(text.charCodeAt(at - 2), text.charCodeAt(at - 1), text.charCodeAt(at + 1), text.length - at - 1)) continue
+    variant += text.slice(from, at)
+    from = at + 1
   }
-  return variants
+  return from === 0 ? [] : [variant + text.slice(from)]
 }
 
 // Hint: a run holding surrogate pairs or combining marks keeps its own bigrams; its variants are not worth their bounds.
@@ -345,7 +343,8 @@ function oneEditApart(x: string[], y: string[]): boolean {
  */
 function runs(all: Token[]): Token[][] {
   // The parts the analyzer adds after a word joined by `.` or `_` are not words of the query: the word and its joined form are.
-  const tokens = all.filter((token, i) => token.cjk || !isPartOf(all, i))
+  // Nor are the bigrams a document's run is also indexed as across a compound's long-vowel mark: the query's own variants are `compoundVariants`.
+  const tokens = all.filter((token, i) => (token.cjk ? !isCompoundVariant(all, i) : !isPartOf(all, i)))
   const result: Token[][] = []
   let current: Token[] | null = null
   for (let t = 0; t < tokens.length; t++) {

@@ -80,6 +80,21 @@ export function understandingCases<S extends Store>(name: string, pairing: Searc
     assert.equal(await find(search, '"プライバシーポリシー"'), ['u5'], 'quoted: as written')
   })
 
+  s('a long-vowel mark inside a katakana compound written without a separator is optional, in the document too', async ({ store, search }) => {
+    await seedSite(store)
+    await seedSearch(store, T, [], [
+      aContent(T, 'u11', 'cat_news', { ...blank, title: 'ユーザーインターフェースの改善' }),
+      aContent(T, 'u12', 'cat_news', { ...blank, title: 'ユーザインタフェース設計' }),
+      aContent(T, 'u13', 'cat_news', { ...blank, title: 'ユーザー・インタフェース' }),
+    ])
+    for (const query of ['ユーザーインターフェース', 'ユーザインタフェース', 'ユーザーインタフェース', 'ゆーざいんたーふぇーす']) {
+      assert.equal(await find(search, query), ['u11', 'u12', 'u13'], `${query}: every mix of marks written and left out`)
+    }
+    assert.equal(hitIds(await search.search(T, aSearchQuery('ユーザーインターフェース'))).slice(0, 1), ['u11'], 'as typed first')
+    assert.equal(await find(search, '"ユーザインタフェース"'), ['u12', 'u13'], 'quoted: as written (a mark before a separator ends its word anyway)')
+    assert.equal(await find(search, 'インタフェース 改善'), ['u11'])
+  })
+
   s('a question typed as a sentence finds the items with most of its words, all of them first', async ({ store, search }) => {
     await seedSite(store)
     assert.equal(await find(search, 'how to contact the office'), ['u3'], 'one item has office, contact and the: the most')
