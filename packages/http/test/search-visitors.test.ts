@@ -30,6 +30,8 @@ const ITEMS: [id: string, title: string, summary: string, body?: string][] = [
   ['v_people', '人々の暮らしを支える', '地域の取り組み'],
   ['v_cookie', 'クッキー・ポリシー', '当サイトでのクッキーの使い方'],
   ['v_ui', 'ユーザーインターフェースの改善', '管理画面を刷新しました'],
+  ['v_phone', 'The iPhone 15 in our shop', 'Prices and colours'],
+  ['v_wifi', 'Free WiFi in every room', 'Ask the front desk for the password'],
 ]
 
 test.before(async (ctx) => {
@@ -56,6 +58,9 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: 'covid19', finds: ['v_covid'], marks: 'COVID-19' },
   { query: 'covid 19 office', finds: ['v_covid'] },
   { query: 'email support', finds: ['v_mail'], marks: 'e-mail' },
+  { query: 'iphone15', finds: ['v_phone'], marks: 'iPhone' },
+  { query: 'wi fi password', finds: ['v_wifi'], marks: 'WiFi' },
+  { query: 'wi-fi', finds: ['v_wifi'] },
   { query: 'コンピューター', finds: ['v_computer'], marks: 'コンピュータ' },
   { query: 'ぷらいばしー', finds: ['v_privacy'], marks: 'プライバシー' },
   { query: 'ソフトウェアエンジニア', finds: ['v_engineer'] },

@@ -644,7 +644,7 @@ function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink, 
     let beforePrevious = -1
     for (let i = 0; i < run.length; i++) {
       const code = run.charCodeAt(i)
-      if (isKatakanaJoiner(code) || (code === LONG_VOWEL && endsKanaWord(run, i))) continue
+      if (!isKept(run, i, code)) continue
       const folded = foldKanaCode(code)
       if (previous < 0) {
         // The run's first character kept.
@@ -676,7 +676,7 @@ function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink, 
     const length = code > 0xffff ? 2 : 1
     if (starts.length > 0 && mayBeMark(code) && MARK.test(run.slice(i, i + length))) {
       if (kept) ends[ends.length - 1] = i + length
-    } else if (!isKatakanaJoiner(code) && !(code === LONG_VOWEL && endsKanaWord(run, i))) {
+    } else if (isKept(run, i, code)) {
       starts.push(i)
       ends.push(i + length)
       kept = true
@@ -717,12 +717,14 @@ export function mayEndCompoundWord(twoBefore: number, before: number, next: numb
   return charactersAfter >= 3 && isKatakanaLetter(before) && (isKatakanaLetter(twoBefore) || twoBefore === LONG_VOWEL) && isKatakanaLetter(next)
 }
 
+/** Whether the character `code` at `at` of a run is kept: no katakana separator, no long-vowel mark ending a kana word. */
+function isKept(run: string, at: number, code: number): boolean {
+  return !isKatakanaJoiner(code) && !(code === LONG_VOWEL && endsKanaWord(run, at))
+}
+
 /** Where the first character a plain run (one code unit each) keeps from `from` on stands, -1: none. */
 function nextKept(run: string, from: number): number {
-  for (let i = from; i < run.length; i++) {
-    const code = run.charCodeAt(i)
-    if (!isKatakanaJoiner(code) && !(code === LONG_VOWEL && endsKanaWord(run, i))) return i
-  }
+  for (let i = from; i < run.length; i++) if (isKept(run, i, run.charCodeAt(i))) return i
   return -1
 }
 

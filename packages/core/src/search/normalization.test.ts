@@ -161,10 +161,42 @@ test('compounds: words apart (a space, other punctuation) are not joined', () =>
       const explained = [a, b].some(
         (word) => word.startsWith(joined) || (/^[a-z]{5,}$/.test(joined) && withinOneEdit(joined, word)) || (stem !== null && stemOf(word) === stem && word.startsWith(stemRoot(stem))),
       )
-      assert.is(found, explained, `${joined} in ${a}${apart}${b}`)
+      // A word of letters then digits (or digits then letters) is also its two parts, each found as the beginning of a word.
+      const parts = /^(\p{L}+)(\p{Nd}+)$|^(\p{Nd}+)(\p{L}+)$/u.exec(joined)
+      const split = parts !== null && [parts[1] ?? parts[3] ?? '', parts[2] ?? parts[4] ?? ''].every((part) => [a, b].some((word) => word.startsWith(part)))
+      assert.is(found, explained || split, `${joined} in ${a}${apart}${b}`)
     }),
     RUNS,
   )
+})
+
+test('split and joined as typed: a word of letters and digits finds its parts apart, two words typed apart find them joined', () => {
+  const letters = fc.stringMatching(/^[a-z]{2,8}$/)
+  const digits = fc.stringMatching(/^[0-9]{1,4}$/)
+  fc.assert(
+    fc.property(letters, digits, (word, number) => {
+      const cases: [typed: string, written: string][] = [
+        [`${word}${number}`, `${word} ${number}`],
+        [`${number}${word}`, `${number} ${word}`],
+        [`${word} ${number}`, `${word}${number}`],
+        [`${number} ${word}`, `${number}${word}`],
+      ]
+      for (const [typed, written] of cases) assert.ok(finds(typed, `see ${written} now`), `${typed} in ${written}`)
+    }),
+    RUNS,
+  )
+  fc.assert(
+    fc.property(alnum, alnum, (a, b) => {
+      assert.ok(finds(`${a} ${b}`, `see ${a}${b} now`), `${a} ${b} in ${a}${b}`)
+      assert.ok(finds(`${a}\u3000${b}`, `see ${a}${b} now`), 'an ideographic space')
+    }),
+    RUNS,
+  )
+  assert.ok(finds('e mail', 'our email address'))
+  assert.ok(finds('iphone15', 'the iPhone 15 Pro'))
+  assert.ok(finds('iphone 15', 'the iPhone15 Pro'))
+  assert.ok(!finds('"e mail"', 'our email address') || !parseQuery('"e mail"').terms.some((term) => (term.synonyms ?? []).length > 0), 'quoted: as written')
+  assert.ok(!finds('mail -e', 'our email address'), 'an excluded word is not joined')
 })
 
 const ENGLISH = ['learn', 'learned', 'learning', 'learns', 'learner', 'migrate', 'migrating', 'migration', 'migrations', 'happy', 'happiness', 'happily', 'connect', 'connection', 'connected', 'run', 'running', 'runs', 'organize', 'organization', 'generous', 'general', 'relate', 'relation', 'relational', 'hope', 'hoping', 'hopeful', 'compute', 'computer', 'computing']

@@ -130,21 +130,26 @@ function collectTerms(query: string, spans: readonly [number, number][]): { term
   const excluded: QueryTerm[] = []
   const seen = new Set<string>()
   let into = terms
-  const add = (key: string, term: QueryTerm): void => {
+  const add = (key: string, term: QueryTerm): boolean => {
     const keyed = `${into === terms ? '+' : '-'}${key}`
-    if (seen.has(keyed)) return
+    if (seen.has(keyed)) return false
     seen.add(keyed)
     into.push(term)
+    return true
   }
+  // The words typed alone (no compound, not quoted nor excluded), each once, in order, with where they stand: see `withWordForms`.
+  const alone: { term: Extract<QueryTerm, { kind: 'word' }>; start: number; end: number }[] = []
   for (const run of runs(tokenize(spacesApart(query, spans)))) {
     const first = run[0]
     if (first === undefined) continue
-    into = isExcluded(query, first.start) && !spans.some(([from, to]) => from <= first.start && first.start < to) ? excluded : terms
+    const quoted = spans.some(([from, to]) => from <= first.start && first.start < to)
+    into = isExcluded(query, first.start) && !quoted ? excluded : terms
     if (!first.cjk) {
       // A compound's words are followed by its joined form, which spans them (the analyzer's order).
       const joined = run.length > 1 ? (run[run.length - 1]?.term ?? null) : null
       for (const token of joined === null ? run : run.slice(0, -1)) {
-        add(`w:${token.term}:${joined ?? ''}`, { kind: 'word', term: token.term, fuzzy: isFuzzy(token.term) ? 1 : 0, stem: stemOf(token.term), joined })
+        const term: QueryTerm = { kind: 'word', term: token.term, fuzzy: isFuzzy(token.term) ? 1 : 0, stem: stemOf(token.term), joined }
+        if (add(`w:${token.term}:${joined ?? ''}`, term) && joined === null && into === terms && !quoted) alone.push({ term, start: token.start, end: token.end })
       }
       continue
     }
@@ -152,12 +157,54 @@ function collectTerms(query: string, spans: readonly [number, number][]): { term
     const grams = run.length === 1 ? [first.term] : run.slice(0, -1).map((token) => token.term)
     const text = grams.map((gram) => firstChar(gram)).join('') + (run.length === 1 ? '' : (run[run.length - 1]?.term ?? ''))
     const term: QueryTerm = { kind: 'cjk', text, grams, prefix: run.length === 1 }
-    const quoted = spans.some(([from, to]) => from <= first.start && first.start < to)
     const variants = into === terms && !quoted ? compoundVariants(text) : []
     if (variants.length > 0) term.synonyms = variants.map((variant) => [{ kind: 'cjk', text: variant, grams: bigramsOf(variant), prefix: false }])
     add(`c:${text}`, term)
   }
+  withWordForms(query, alone)
   return { terms, excluded }
+}
+
+/** The most words typed alone a query gives other forms (`withWordForms`): each is one more term for an engine to look up. */
+export const MAX_WORD_FORMS = 8
+
+// A word of letters then digits, or digits then letters (`iphone15`, `15inch`).
+const LETTERS_DIGITS = /^(?:\p{L}+\p{Nd}+|\p{Nd}+\p{L}+)$/u
+
+/**
+ * Gives the words a visitor typed alone (`words`: no compound, neither quoted nor excluded, in
+ * order, with their offsets in `query`) the forms a word written split or joined has elsewhere,
+ * as synonym alternatives (matched as typed or as a prefix, ranked as a synonym): a word of
+ * letters and digits also as its two parts (`iphone15` finds `iPhone 15`), and two words with
+ * only white space between them also as the two joined, each of the two (`e mail` finds
+ * `email`, `iphone 15` finds `iPhone15`: the item holding the joined word then has both). The
+ * first `MAX_WORD_FORMS` words only. Compounds (`covid-19`) have their joined form already.
+ */
+function withWordForms(query: string, words: readonly { term: Extract<QueryTerm, { kind: 'word' }>; start: number; end: number }[]): void {
+  const count = Math.min(words.length, MAX_WORD_FORMS)
+  const forms: QueryTerm[][][] = Array.from({ length: count }, () => [])
+  for (let i = 0; i < count; i++) {
+    const text = words[i]?.term.term ?? ''
+    if (LETTERS_DIGITS.test(text)) {
+      const at = text.search(/^\p{L}/u) === 0 ? text.search(/\p{Nd}/u) : text.search(/\p{L}/u)
+      forms[i]?.push([plainWord(text.slice(0, at)), plainWord(text.slice(at))])
+    }
+    const word = words[i]
+    const next = words[i + 1]
+    if (word === undefined || next === undefined || i + 1 >= count || next.start === word.end || query.slice(word.end, next.start).trim() !== '') continue
+    const joined = [plainWord(text + next.term.term)]
+    forms[i]?.push(joined)
+    forms[i + 1]?.push(joined)
+  }
+  forms.forEach((own, i) => {
+    const word = words[i]?.term
+    if (word !== undefined && own.length > 0) word.synonyms = [...(word.synonyms ?? []), ...own]
+  })
+}
+
+/** A word to match as typed or as a prefix: no typo, no other form of its stem. */
+function plainWord(text: string): QueryTerm {
+  return { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null }
 }
 
 /**

@@ -48,6 +48,23 @@ export function understandingCases<S extends Store>(name: string, pairing: Searc
     assert.equal(await find(search, 'e-mail'), ['u3', 'u4'])
   })
 
+  s('a word of letters and digits is found written apart; words typed apart are found joined', async ({ store, search }) => {
+    await seedSite(store)
+    await seedSearch(store, T, [], [
+      aContent(T, 'u14', 'cat_news', { ...blank, title: 'The iPhone 15 review' }),
+      aContent(T, 'u15', 'cat_news', { ...blank, title: 'iPhone15 cases on sale' }),
+      aContent(T, 'u16', 'cat_news', { ...blank, title: 'Free WiFi in the lobby' }),
+    ])
+    assert.equal(await find(search, 'iphone15'), ['u14', 'u15'])
+    assert.equal(await find(search, 'iphone 15'), ['u14', 'u15'])
+    assert.equal(hitIds(await search.search(T, aSearchQuery('iphone15'))), ['u15', 'u14'], 'as typed first')
+    assert.equal(hitIds(await search.search(T, aSearchQuery('iphone 15'))), ['u14', 'u15'], 'as typed first')
+    assert.equal(await find(search, 'wi fi'), ['u16'])
+    assert.equal(await find(search, 'wi-fi lobby'), ['u16'])
+    assert.equal(await find(search, 'e mail'), ['u3', 'u4'], 'u4 writes email, u3 e-mail')
+    assert.equal(await find(search, '"wi fi"'), [], 'quoted: as written')
+  })
+
   s('Japanese spelling variants are one word', async ({ store, search }) => {
     await seedSite(store)
     assert.equal(await find(search, 'コンピューター'), ['u5'], 'a trailing long-vowel mark')
