@@ -176,9 +176,10 @@ const LETTERS_DIGITS = /^(?:\p{L}+\p{Nd}+|\p{Nd}+\p{L}+)$/u
  * order, with their offsets in `query`) the forms a word written split or joined has elsewhere,
  * as synonym alternatives (matched as typed or as a prefix, ranked as a synonym): a word of
  * letters and digits also as its two parts (`iphone15` finds `iPhone 15`), and two words with
- * only white space between them also as the two joined, each of the two (`e mail` finds
- * `email`, `iphone 15` finds `iPhone15`: the item holding the joined word then has both). The
- * first `MAX_WORD_FORMS` words only. Compounds (`covid-19`) have their joined form already.
+ * only white space between them, one of them a piece of a word (`isSplitPiece`), also as the
+ * two joined, each of the two (`e mail` finds `email`, `iphone 15` finds `iPhone15`: the item
+ * holding the joined word then has both). The first `MAX_WORD_FORMS` words only. Compounds
+ * (`covid-19`) have their joined form already.
  */
 function withWordForms(query: string, words: readonly { term: Extract<QueryTerm, { kind: 'word' }>; start: number; end: number }[]): void {
   const count = Math.min(words.length, MAX_WORD_FORMS)
@@ -192,6 +193,7 @@ function withWordForms(query: string, words: readonly { term: Extract<QueryTerm,
     const word = words[i]
     const next = words[i + 1]
     if (word === undefined || next === undefined || i + 1 >= count || next.start === word.end || query.slice(word.end, next.start).trim() !== '') continue
+    if (!isSplitPiece(text) && !isSplitPiece(next.term.term)) continue
     const joined = [plainWord(text + next.term.term)]
     forms[i]?.push(joined)
     forms[i + 1]?.push(joined)
@@ -200,6 +202,16 @@ function withWordForms(query: string, words: readonly { term: Extract<QueryTerm,
     const word = words[i]?.term
     if (word !== undefined && own.length > 0) word.synonyms = [...(word.synonyms ?? []), ...own]
   })
+}
+
+/**
+ * Whether a word typed apart from its neighbour may be a piece of one word: two characters or
+ * fewer (`e mail`, `wi fi`, `x ray`) or digits (`iphone 15`, `windows 11`). Two longer words
+ * (`office hours`) are rarely one split in two, and every joined form is one more lookup and
+ * one more term to highlight for every search typed with spaces.
+ */
+function isSplitPiece(word: string): boolean {
+  return word.length <= 2 || /^\p{Nd}+$/u.test(word)
 }
 
 /** A word to match as typed or as a prefix: no typo, no other form of its stem. */
