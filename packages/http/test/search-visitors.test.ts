@@ -29,6 +29,9 @@ const ITEMS: [id: string, title: string, summary: string, body?: string][] = [
   ['v_server', 'サーバー管理の手引き', 'データーのバックアップ方法'],
   ['v_people', '人々の暮らしを支える', '地域の取り組み'],
   ['v_cookie', 'クッキー・ポリシー', '当サイトでのクッキーの使い方'],
+  ['v_ui', 'ユーザーインターフェースの改善', '管理画面を刷新しました'],
+  ['v_phone', 'The iPhone 15 in our shop', 'Prices and colours'],
+  ['v_wifi', 'Free WiFi in every room', 'Ask the front desk for the password'],
 ]
 
 test.before(async (ctx) => {
@@ -55,6 +58,9 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: 'covid19', finds: ['v_covid'], marks: 'COVID-19' },
   { query: 'covid 19 office', finds: ['v_covid'] },
   { query: 'email support', finds: ['v_mail'], marks: 'e-mail' },
+  { query: 'iphone15', finds: ['v_phone'], marks: 'iPhone' },
+  { query: 'wi fi password', finds: ['v_wifi'], marks: 'WiFi' },
+  { query: 'wi-fi', finds: ['v_wifi'] },
   { query: 'コンピューター', finds: ['v_computer'], marks: 'コンピュータ' },
   { query: 'ぷらいばしー', finds: ['v_privacy'], marks: 'プライバシー' },
   { query: 'ソフトウェアエンジニア', finds: ['v_engineer'] },
@@ -65,6 +71,8 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: 'ソフトウェア　エンジニア', finds: ['v_engineer'] },
   { query: 'コンピュータ パソコン', finds: ['v_computer'], marks: 'コンピュータ' },
   { query: 'クッキーポリシー', finds: ['v_cookie'] },
+  { query: 'ユーザインタフェース', finds: ['v_ui'], marks: 'ユーザーインターフェース' },
+  { query: 'ユーザーインタフェース 改善', finds: ['v_ui'] },
   // Phrases: the quoted words side by side and in order.
   { query: '"learned from the outage"', finds: ['v_learn'], marks: 'learned' },
   { query: '"the outage learned"', finds: [] },
@@ -76,6 +84,7 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: '"使い方 コンピュータ"', finds: [] },
   { query: '"データのバックアップ"', finds: ['v_server'] },
   { query: '“ソフトウェアエンジニア”', finds: ['v_engineer'] },
+  { query: '"ユーザインタフェース"', finds: [] },
 ]
 
 for (const question of QUESTIONS) {

@@ -34,7 +34,7 @@
  * Changes whenever `indexTerms` may give different terms for the same text: an engine that
  * keeps an index across restarts rebuilds it then.
  */
-export const ANALYZER_VERSION = 4
+export const ANALYZER_VERSION = 5
 
 /** One term of analysed text, with where it came from in the original string. */
 export interface Token {
@@ -640,14 +640,26 @@ function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink, 
     // Every code unit is a character of its own, some of them dropped (separators, a word's last long-vowel mark): the characters kept, in one pass.
     let previous = -1
     let previousAt = -1
+    // The character kept before `previous` (-1: none).
+    let beforePrevious = -1
     for (let i = 0; i < run.length; i++) {
       const code = run.charCodeAt(i)
-      if (isKatakanaJoiner(code) || (code === LONG_VOWEL && endsKanaWord(run, i))) continue
+      if (!isKept(run, i, code)) continue
       const folded = foldKanaCode(code)
       if (previous < 0) {
         // The run's first character kept.
       } else if (pairSink !== undefined) pairSink(previous, folded)
       else sink(String.fromCharCode(previous, folded), base + previousAt, base + i + 1, true, base + previousAt + 1)
+      if (code === LONG_VOWEL && previous >= 0) {
+        const nextAt = nextKept(run, i + 1)
+        const next = nextAt < 0 ? -1 : foldKanaCode(run.charCodeAt(nextAt))
+        if (mayEndCompoundWord(beforePrevious, previous, next, nextAt < 0 ? 0 : 1 + keptAfter(run, nextAt))) {
+          // The compound read without the mark: the bigram across it.
+          if (pairSink !== undefined) pairSink(previous, next)
+          else sink(String.fromCharCode(previous, next), base + previousAt, base + nextAt + 1, true, base + previousAt + 1)
+        }
+      }
+      beforePrevious = previous
       previous = folded
       previousAt = i
     }
@@ -664,7 +676,7 @@ function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink, 
     const length = code > 0xffff ? 2 : 1
     if (starts.length > 0 && mayBeMark(code) && MARK.test(run.slice(i, i + length))) {
       if (kept) ends[ends.length - 1] = i + length
-    } else if (!isKatakanaJoiner(code) && !(code === LONG_VOWEL && endsKanaWord(run, i))) {
+    } else if (isKept(run, i, code)) {
       starts.push(i)
       ends.push(i + length)
       kept = true
@@ -673,13 +685,66 @@ function emitCjkRun(run: string, base: number, sink: Sink, pairSink?: PairSink, 
   }
   if (starts.length === 0) return
   const char = (k: number): string => foldedSlice(run, starts[k] ?? 0, ends[k] ?? 0)
-  for (let k = 0; k + 1 < starts.length; k++) {
-    const gram = char(k) + char(k + 1)
+  const pair = (k: number, other: number): void => {
+    const gram = char(k) + char(other)
     if (pairSink !== undefined && gram.length === 2) pairSink(gram.charCodeAt(0), gram.charCodeAt(1))
-    else sink(gram, base + (starts[k] ?? 0), base + (ends[k + 1] ?? 0), true, base + (ends[k] ?? 0))
+    else sink(gram, base + (starts[k] ?? 0), base + (ends[other] ?? 0), true, base + (ends[k] ?? 0))
+  }
+  // The k-th character kept as one folded code unit, -1 for one with marks or of two code units.
+  const code = (k: number): number => (k >= 0 && k < starts.length && (ends[k] ?? 0) - (starts[k] ?? 0) === 1 ? foldKanaCode(run.charCodeAt(starts[k] ?? 0)) : -1)
+  for (let k = 0; k + 1 < starts.length; k++) {
+    pair(k, k + 1)
+    // The compound read without the mark: the bigram across it.
+    if (code(k + 1) === LONG_VOWEL && mayEndCompoundWord(code(k - 1), code(k), code(k + 2), starts.length - k - 2)) pair(k, k + 2)
   }
   const last = starts.length - 1
   sink(char(last), base + (starts[last] ?? 0), base + (ends[last] ?? 0), true, base + (ends[last] ?? 0))
+}
+
+/**
+ * Whether a long-vowel mark may end the first word of a katakana compound written without a
+ * separator, where the analyzer cannot tell and keeps it (`ユーザーインターフェース`,
+ * `プライバシーポリシー`), told by the characters around it in its run, separators skipped,
+ * folded (hiragana as katakana; -1: none, or one with marks): it follows two or more kana (a
+ * katakana letter right before it, a katakana letter or `ー` before that) and is followed by a
+ * katakana letter and three or more characters in all. So a word of a compound is found with or
+ * without its trailing mark, as a word alone is (`endsKanaWord`): a document's run is also
+ * indexed without each such mark (the bigram across it, right after the one starting at the
+ * same character), a query's also matched without them (`compoundVariants`). Most marks are not
+ * such (`コンピューター`: one character after it; `ラーメン`: one before).
+ */
+export function mayEndCompoundWord(twoBefore: number, before: number, next: number, charactersAfter: number): boolean {
+  return charactersAfter >= 3 && isKatakanaLetter(before) && (isKatakanaLetter(twoBefore) || twoBefore === LONG_VOWEL) && isKatakanaLetter(next)
+}
+
+/** Whether the character `code` at `at` of a run is kept: no katakana separator, no long-vowel mark ending a kana word. */
+function isKept(run: string, at: number, code: number): boolean {
+  return !isKatakanaJoiner(code) && !(code === LONG_VOWEL && endsKanaWord(run, at))
+}
+
+/** Where the first character a plain run (one code unit each) keeps from `from` on stands, -1: none. */
+function nextKept(run: string, from: number): number {
+  for (let i = from; i < run.length; i++) if (isKept(run, i, run.charCodeAt(i))) return i
+  return -1
+}
+
+/** How many characters of a plain run after `at` it keeps, up to 2 (see `mayEndCompoundWord`). */
+function keptAfter(run: string, at: number): number {
+  let kept = 0
+  for (let i = nextKept(run, at + 1); i >= 0 && kept < 2; i = nextKept(run, i + 1)) kept++
+  return kept
+}
+
+/**
+ * Whether the token at `i` is the bigram `emitCjkRun` adds across a long-vowel mark that may end
+ * a compound's word (see `mayEndCompoundWord`): it starts where the token before it, of the same
+ * run, starts. Highlights use it as any other; a query's terms and a phrase's units leave it out
+ * (they are the text as written).
+ */
+export function isCompoundVariant(tokens: readonly Token[], i: number): boolean {
+  const token = tokens[i]
+  const before = tokens[i - 1]
+  return token !== undefined && before !== undefined && token.cjk && before.cjk && token.start === before.start
 }
 
 /**

@@ -1,4 +1,4 @@
-import { normalizedInPlace, tokenize } from './analyzer.ts'
+import { isCompoundVariant, normalizedInPlace, tokenize } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 
 /**
@@ -45,7 +45,10 @@ export function phraseUnits(text: string): PhraseUnit[] {
   let wordEnd = -1
   let runs = 0
   let cjkEnd = -1
-  for (const token of tokenize(text)) {
+  const tokens = tokenize(text)
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]
+    if (token === undefined || isCompoundVariant(tokens, i)) continue
     if (!token.cjk) {
       if (token.start < wordEnd) continue
       wordEnd = token.end

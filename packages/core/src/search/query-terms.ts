@@ -1,6 +1,6 @@
 import { stem as porter2 } from 'porter2'
 import type { Token } from './analyzer.ts'
-import { isKatakanaLetter, LONG_VOWEL, tokenize } from './analyzer.ts'
+import { isCompoundVariant, mayEndCompoundWord, tokenize } from './analyzer.ts'
 import { MATCH_KIND } from './match-rank.ts'
 import type { Phrase } from './phrase.ts'
 import { phraseUnits, quotedSpans } from './phrase.ts'
@@ -130,21 +130,26 @@ function collectTerms(query: string, spans: readonly [number, number][]): { term
   const excluded: QueryTerm[] = []
   const seen = new Set<string>()
   let into = terms
-  const add = (key: string, term: QueryTerm): void => {
+  const add = (key: string, term: QueryTerm): boolean => {
     const keyed = `${into === terms ? '+' : '-'}${key}`
-    if (seen.has(keyed)) return
+    if (seen.has(keyed)) return false
     seen.add(keyed)
     into.push(term)
+    return true
   }
+  // The words typed alone (no compound, not quoted nor excluded), each once, in order, with where they stand: see `withWordForms`.
+  const alone: { term: Extract<QueryTerm, { kind: 'word' }>; start: number; end: number }[] = []
   for (const run of runs(tokenize(spacesApart(query, spans)))) {
     const first = run[0]
     if (first === undefined) continue
-    into = isExcluded(query, first.start) && !spans.some(([from, to]) => from <= first.start && first.start < to) ? excluded : terms
+    const quoted = spans.some(([from, to]) => from <= first.start && first.start < to)
+    into = isExcluded(query, first.start) && !quoted ? excluded : terms
     if (!first.cjk) {
       // A compound's words are followed by its joined form, which spans them (the analyzer's order).
       const joined = run.length > 1 ? (run[run.length - 1]?.term ?? null) : null
       for (const token of joined === null ? run : run.slice(0, -1)) {
-        add(`w:${token.term}:${joined ?? ''}`, { kind: 'word', term: token.term, fuzzy: isFuzzy(token.term) ? 1 : 0, stem: stemOf(token.term), joined })
+        const term: QueryTerm = { kind: 'word', term: token.term, fuzzy: isFuzzy(token.term) ? 1 : 0, stem: stemOf(token.term), joined }
+        if (add(`w:${token.term}:${joined ?? ''}`, term) && joined === null && into === terms && !quoted) alone.push({ term, start: token.start, end: token.end })
       }
       continue
     }
@@ -152,12 +157,66 @@ function collectTerms(query: string, spans: readonly [number, number][]): { term
     const grams = run.length === 1 ? [first.term] : run.slice(0, -1).map((token) => token.term)
     const text = grams.map((gram) => firstChar(gram)).join('') + (run.length === 1 ? '' : (run[run.length - 1]?.term ?? ''))
     const term: QueryTerm = { kind: 'cjk', text, grams, prefix: run.length === 1 }
-    const quoted = spans.some(([from, to]) => from <= first.start && first.start < to)
     const variants = into === terms && !quoted ? compoundVariants(text) : []
     if (variants.length > 0) term.synonyms = variants.map((variant) => [{ kind: 'cjk', text: variant, grams: bigramsOf(variant), prefix: false }])
     add(`c:${text}`, term)
   }
+  withWordForms(query, alone)
   return { terms, excluded }
+}
+
+/** The most words typed alone a query gives other forms (`withWordForms`): each is one more term for an engine to look up. */
+export const MAX_WORD_FORMS = 8
+
+// A word of letters then digits, or digits then letters (`iphone15`, `15inch`).
+const LETTERS_DIGITS = /^(?:\p{L}+\p{Nd}+|\p{Nd}+\p{L}+)$/u
+
+/**
+ * Gives the words a visitor typed alone (`words`: no compound, neither quoted nor excluded, in
+ * order, with their offsets in `query`) the forms a word written split or joined has elsewhere,
+ * as synonym alternatives (matched as typed or as a prefix, ranked as a synonym): a word of
+ * letters and digits also as its two parts (`iphone15` finds `iPhone 15`), and two words with
+ * only white space between them, one of them a piece of a word (`isSplitPiece`), also as the
+ * two joined, each of the two (`e mail` finds `email`, `iphone 15` finds `iPhone15`: the item
+ * holding the joined word then has both). The first `MAX_WORD_FORMS` words only. Compounds
+ * (`covid-19`) have their joined form already.
+ */
+function withWordForms(query: string, words: readonly { term: Extract<QueryTerm, { kind: 'word' }>; start: number; end: number }[]): void {
+  const count = Math.min(words.length, MAX_WORD_FORMS)
+  const forms: QueryTerm[][][] = Array.from({ length: count }, () => [])
+  for (let i = 0; i < count; i++) {
+    const text = words[i]?.term.term ?? ''
+    if (LETTERS_DIGITS.test(text)) {
+      const at = text.search(/^\p{L}/u) === 0 ? text.search(/\p{Nd}/u) : text.search(/\p{L}/u)
+      forms[i]?.push([plainWord(text.slice(0, at)), plainWord(text.slice(at))])
+    }
+    const word = words[i]
+    const next = words[i + 1]
+    if (word === undefined || next === undefined || i + 1 >= count || next.start === word.end || query.slice(word.end, next.start).trim() !== '') continue
+    if (!isSplitPiece(text) && !isSplitPiece(next.term.term)) continue
+    const joined = [plainWord(text + next.term.term)]
+    forms[i]?.push(joined)
+    forms[i + 1]?.push(joined)
+  }
+  forms.forEach((own, i) => {
+    const word = words[i]?.term
+    if (word !== undefined && own.length > 0) word.synonyms = [...(word.synonyms ?? []), ...own]
+  })
+}
+
+/**
+ * Whether a word typed apart from its neighbour may be a piece of one word: two characters or
+ * fewer (`e mail`, `wi fi`, `x ray`) or digits (`iphone 15`, `windows 11`). Two longer words
+ * (`office hours`) are rarely one split in two, and every joined form is one more lookup and
+ * one more term to highlight for every search typed with spaces.
+ */
+function isSplitPiece(word: string): boolean {
+  return word.length <= 2 || /^\p{Nd}+$/u.test(word)
+}
+
+/** A word to match as typed or as a prefix: no typo, no other form of its stem. */
+function plainWord(text: string): QueryTerm {
+  return { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null }
 }
 
 /**
@@ -177,28 +236,26 @@ function spacesApart(query: string, spans: readonly [number, number][]): string 
 // Hint: only a space with kana (or `ー`) beside it may join anything.
 const KATAKANA_BESIDE_SPACE = /[\p{Script=Katakana}\p{Script=Hiragana}\u30fc]\p{M}*\s|\s[\p{Script=Katakana}\p{Script=Hiragana}]/u
 
-/** The most spelling variants (`compoundVariants`) one CJK run of a query is also matched as. */
-export const MAX_COMPOUND_VARIANTS = 3
-
 /**
- * The other spellings a CJK run of a query (as `text`: normalised, kana folded) is also matched
- * as (README "Japanese"): a long-vowel mark after two or more kana, followed by katakana and
- * three or more characters in all, may end a word of a compound written without a separator
- * (`プライバシーポリシー`, `コンピューターシステム`), where the analyzer could not tell it ends
- * a word and keeps it. A document writing the compound with a separator
- * (`プライバシー・ポリシー`) or the word without its mark (`コンピュータシステム`) has the run
- * without it: each such mark dropped alone, from the first, at most `MAX_COMPOUND_VARIANTS`.
- * Most runs have none (`コンピュータ`: one character after its mark is no word of a compound).
+ * The other spelling a CJK run of a query (as `text`: normalised, kana folded) is also matched
+ * as (README "Japanese"), when it has one: every long-vowel mark that may end a word of a
+ * compound written without a separator (`プライバシーポリシー`, `コンピューターシステム`; see
+ * the analyzer's `mayEndCompoundWord`) dropped. A document writing the compound with a
+ * separator (`プライバシー・ポリシー`) or its words without their marks
+ * (`コンピュータシステム`) has the run without them; one writing some of them has its run
+ * indexed also without those (the analyzer's bigrams across such marks): so one spelling
+ * covers every mix of marks kept and dropped.
  */
 export function compoundVariants(text: string): string[] {
-  const variants: string[] = []
-  if (!text.includes('ー') || NOT_PLAIN.test(text)) return variants
-  for (let at = text.indexOf('ー', 2); at >= 0 && variants.length < MAX_COMPOUND_VARIANTS; at = text.indexOf('ー', at + 1)) {
-    if (text.length - at > 3 && isKatakanaLetter(text.charCodeAt(at - 1)) && (isKatakanaLetter(text.charCodeAt(at - 2)) || text.charCodeAt(at - 2) === LONG_VOWEL) && isKatakanaLetter(text.charCodeAt(at + 1))) {
-      variants.push(text.slice(0, at) + text.slice(at + 1))
-    }
+  if (!text.includes('ー') || NOT_PLAIN.test(text)) return []
+  let variant = ''
+  let from = 0
+  for (let at = text.indexOf('ー', 2); at >= 0; at = text.indexOf('ー', at + 1)) {
+    if (!mayEndCompoundWord(text.charCodeAt(at - 2), text.charCodeAt(at - 1), text.charCodeAt(at + 1), text.length - at - 1)) continue
+    variant += text.slice(from, at)
+    from = at + 1
   }
-  return variants
+  return from === 0 ? [] : [variant + text.slice(from)]
 }
 
 // Hint: a run holding surrogate pairs or combining marks keeps its own bigrams; its variants are not worth their bounds.
@@ -345,7 +402,8 @@ function oneEditApart(x: string[], y: string[]): boolean {
  */
 function runs(all: Token[]): Token[][] {
   // The parts the analyzer adds after a word joined by `.` or `_` are not words of the query: the word and its joined form are.
-  const tokens = all.filter((token, i) => token.cjk || !isPartOf(all, i))
+  // Nor are the bigrams a document's run is also indexed as across a compound's long-vowel mark: the query's own variants are `compoundVariants`.
+  const tokens = all.filter((token, i) => (token.cjk ? !isCompoundVariant(all, i) : !isPartOf(all, i)))
   const result: Token[][] = []
   let current: Token[] | null = null
   for (let t = 0; t < tokens.length; t++) {

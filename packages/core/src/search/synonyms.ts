@@ -274,13 +274,14 @@ const HIGHLIGHT_TERMS = new WeakMap<readonly QueryTerm[], readonly QueryTerm[]>(
 
 /**
  * The terms a highlighter marks for `terms`: the terms, then the terms of each of their
- * synonyms, so that a word found as a synonym is marked where the item has it.
+ * synonyms, so that a word found as a synonym is marked where the item has it; each once
+ * (two words typed apart share their joined form, see `parseQuery`).
  */
 export function highlightTermsOf(terms: readonly QueryTerm[]): readonly QueryTerm[] {
   if (!terms.some((term) => (term.synonyms?.length ?? 0) > 0)) return terms
   let marked = HIGHLIGHT_TERMS.get(terms)
   if (marked === undefined) {
-    marked = [...terms, ...terms.flatMap((term) => (term.synonyms ?? []).flat())]
+    marked = [...new Set([...terms, ...terms.flatMap((term) => (term.synonyms ?? []).flat())])]
     HIGHLIGHT_TERMS.set(terms, marked)
   }
   return marked

@@ -277,7 +277,10 @@ export class TermMatcher {
    * only term, a list not worth remembering) the list holds only eligible documents.
    */
   #part(term: QueryTerm, numberedDocs: number, eligible: Eligibility | null): TermPart | null {
-    if (term.synonyms !== undefined && term.synonyms.length > 0) return this.#partWithSynonyms(term, term.synonyms, numberedDocs, eligible)
+    if (term.synonyms !== undefined && term.synonyms.length > 0) {
+      const part = this.#partWithSynonyms(term, term.synonyms, numberedDocs, eligible)
+      if (part !== undefined) return part
+    }
     const groups = this.#expansions.groupsOf(term)
     if (groups.length === 0) return null
     const only = groups[0]?.[0]
@@ -298,9 +301,11 @@ export class TermMatcher {
    * the term itself or every term of one of its synonyms, a synonym's matches weighted
    * `MATCH_WEIGHTS.synonym` times their own and of the kind `synonym` when matched as typed,
    * else `prefix` (core's rule); a document's relevance adds up every way it matched.
-   * Always merged into one list (remembered as any merged term is).
+   * Merged into one list (remembered as any merged term is); `undefined` when no synonym
+   * matches anything, so that the term is matched as one without (most of the forms core
+   * gives a query's words, `iphone 15` as `iphone15`, are in no item).
    */
-  #partWithSynonyms(term: QueryTerm, synonyms: readonly (readonly QueryTerm[])[], numberedDocs: number, eligible: Eligibility | null): TermPart | null {
+  #partWithSynonyms(term: QueryTerm, synonyms: readonly (readonly QueryTerm[])[], numberedDocs: number, eligible: Eligibility | null): TermPart | undefined {
     const key = `${termKey(term)}\u0005${synonymsKey(term)}`
     const remembered = this.#merged.remembered(key)
     if (remembered !== undefined) return { alt: null, list: remembered, size: remembered.length }
@@ -312,7 +317,7 @@ export class TermMatcher {
       if (groups.length === 0 || groups.some((group) => group.length === 0)) continue
       choices.push(groups.map((group) => group.map((alt) => ({ id: alt.id, factor: alt.factor * MATCH_WEIGHTS.synonym, kind: alt.kind === MATCH_KIND.exact ? MATCH_KIND.synonym : MATCH_KIND.prefix }))))
     }
-    if (choices.length === 0) return null
+    if (choices.length === (choices[0] === own ? 1 : 0)) return undefined
     let postings = 0
     const sized = choices.map((groups) =>
       groups

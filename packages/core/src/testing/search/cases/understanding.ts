@@ -48,6 +48,23 @@ export function understandingCases<S extends Store>(name: string, pairing: Searc
     assert.equal(await find(search, 'e-mail'), ['u3', 'u4'])
   })
 
+  s('a word of letters and digits is found written apart; words typed apart are found joined', async ({ store, search }) => {
+    await seedSite(store)
+    await seedSearch(store, T, [], [
+      aContent(T, 'u14', 'cat_news', { ...blank, title: 'The iPhone 15 review' }),
+      aContent(T, 'u15', 'cat_news', { ...blank, title: 'iPhone15 cases on sale' }),
+      aContent(T, 'u16', 'cat_news', { ...blank, title: 'Free WiFi in the lobby' }),
+    ])
+    assert.equal(await find(search, 'iphone15'), ['u14', 'u15'])
+    assert.equal(await find(search, 'iphone 15'), ['u14', 'u15'])
+    assert.equal(hitIds(await search.search(T, aSearchQuery('iphone15'))), ['u15', 'u14'], 'as typed first')
+    assert.equal(hitIds(await search.search(T, aSearchQuery('iphone 15'))), ['u14', 'u15'], 'as typed first')
+    assert.equal(await find(search, 'wi fi'), ['u16'])
+    assert.equal(await find(search, 'wi-fi lobby'), ['u16'])
+    assert.equal(await find(search, 'e mail'), ['u3', 'u4'], 'u4 writes email, u3 e-mail')
+    assert.equal(await find(search, '"wi fi"'), [], 'quoted: as written')
+  })
+
   s('Japanese spelling variants are one word', async ({ store, search }) => {
     await seedSite(store)
     assert.equal(await find(search, 'コンピューター'), ['u5'], 'a trailing long-vowel mark')
@@ -78,6 +95,21 @@ export function understandingCases<S extends Store>(name: string, pairing: Searc
     assert.equal(await find(search, 'コンピューターシステム'), ['u10'], 'the JIS spelling of the first word')
     assert.equal(hitIds(await search.search(T, aSearchQuery('プライバシーポリシー'))), ['u5', 'u9'], 'as typed first')
     assert.equal(await find(search, '"プライバシーポリシー"'), ['u5'], 'quoted: as written')
+  })
+
+  s('a long-vowel mark inside a katakana compound written without a separator is optional, in the document too', async ({ store, search }) => {
+    await seedSite(store)
+    await seedSearch(store, T, [], [
+      aContent(T, 'u11', 'cat_news', { ...blank, title: 'ユーザーインターフェースの改善' }),
+      aContent(T, 'u12', 'cat_news', { ...blank, title: 'ユーザインタフェース設計' }),
+      aContent(T, 'u13', 'cat_news', { ...blank, title: 'ユーザー・インタフェース' }),
+    ])
+    for (const query of ['ユーザーインターフェース', 'ユーザインタフェース', 'ユーザーインタフェース', 'ゆーざいんたーふぇーす']) {
+      assert.equal(await find(search, query), ['u11', 'u12', 'u13'], `${query}: every mix of marks written and left out`)
+    }
+    assert.equal(hitIds(await search.search(T, aSearchQuery('ユーザーインターフェース'))).slice(0, 1), ['u11'], 'as typed first')
+    assert.equal(await find(search, '"ユーザインタフェース"'), ['u12', 'u13'], 'quoted: as written (a mark before a separator ends its word anyway)')
+    assert.equal(await find(search, 'インタフェース 改善'), ['u11'])
   })
 
   s('a question typed as a sentence finds the items with most of its words, all of them first', async ({ store, search }) => {
