@@ -32,6 +32,7 @@ const ITEMS: [id: string, title: string, summary: string, body?: string][] = [
   ['v_ui', 'ユーザーインターフェースの改善', '管理画面を刷新しました'],
   ['v_phone', 'The iPhone 15 in our shop', 'Prices and colours'],
   ['v_wifi', 'Free WiFi in every room', 'Ask the front desk for the password'],
+  ['v_xray', 'Xray screening at the clinic', 'Book a day'],
 ]
 
 test.before(async (ctx) => {
@@ -61,6 +62,7 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: 'iphone15', finds: ['v_phone'], marks: 'iPhone' },
   { query: 'wi fi password', finds: ['v_wifi'], marks: 'WiFi' },
   { query: 'wi-fi', finds: ['v_wifi'] },
+  { query: 'x ray clinic', finds: ['v_xray'], marks: 'Xray' },
   { query: 'コンピューター', finds: ['v_computer'], marks: 'コンピュータ' },
   { query: 'ぷらいばしー', finds: ['v_privacy'], marks: 'プライバシー' },
   { query: 'ソフトウェアエンジニア', finds: ['v_engineer'] },
@@ -104,7 +106,7 @@ for (const question of QUESTIONS) {
 }
 
 test('queries of syntax, symbols, emoji or one repeated character answer 200 quickly', async (ctx) => {
-  for (const query of ['-', '""', '"', '" "', '- -', '"'.repeat(500), '" '.repeat(250), '!!!', '😀😀', 'あ'.repeat(500), 'a'.repeat(500), '-'.repeat(500), 'ー'.repeat(500)]) {
+  for (const query of ['-', '""', '"', '" "', '- -', '"'.repeat(500), '" '.repeat(250), '!!!', '😀😀', 'あ'.repeat(500), 'a'.repeat(500), '-'.repeat(500), 'ー'.repeat(500), 'a1 '.repeat(166), 'x 1 '.repeat(125)]) {
     const started = performance.now()
     const response = await ctx.server.request('POST', '/v1/cms/search', { headers: { 'x-api-key': ctx.key }, body: { query } })
     assert.ok([200, 400].includes(response.status), `${query.slice(0, 10)}: ${response.status}`)

@@ -174,11 +174,11 @@ const LETTERS_DIGITS = /^(?:\p{L}+\p{Nd}+|\p{Nd}+\p{L}+)$/u
 /**
  * Gives the words a visitor typed alone (`words`: no compound, neither quoted nor excluded, in
  * order, with their offsets in `query`) the forms a word written split or joined has elsewhere,
- * as synonym alternatives (matched as typed or as a prefix, ranked as a synonym): a word of
- * letters and digits also as its two parts (`iphone15` finds `iPhone 15`), and two words with
+ * as synonym alternatives (ranked as a synonym): a word of letters and digits also as its two
+ * parts (`iphone15` finds `iPhone 15`; each matched as typed or as a prefix), and two words with
  * only white space between them, one of them a piece of a word (`isSplitPiece`), also as the
- * two joined, each of the two (`e mail` finds `email`, `iphone 15` finds `iPhone15`: the item
- * holding the joined word then has both). The first `MAX_WORD_FORMS` words only. Compounds
+ * two joined, as typed, each of the two (`e mail` finds `email`, `iphone 15` finds `iPhone15`:
+ * the item holding the joined word then has both). The first `MAX_WORD_FORMS` words only. Compounds
  * (`covid-19`) have their joined form already.
  */
 function withWordForms(query: string, words: readonly { term: Extract<QueryTerm, { kind: 'word' }>; start: number; end: number }[]): void {
@@ -194,7 +194,8 @@ function withWordForms(query: string, words: readonly { term: Extract<QueryTerm,
     const next = words[i + 1]
     if (word === undefined || next === undefined || i + 1 >= count || next.start === word.end || query.slice(word.end, next.start).trim() !== '') continue
     if (!isSplitPiece(text) && !isSplitPiece(next.term.term)) continue
-    const joined = [plainWord(text + next.term.term)]
+    // Hint: the joined form matches itself only: as a prefix, short joined forms (`to in` as `toin`) would read the postings of every word they begin.
+    const joined: QueryTerm[] = [{ kind: 'word', term: text + next.term.term, fuzzy: 0, stem: null, joined: null, prefixWords: 0 }]
     forms[i]?.push(joined)
     forms[i + 1]?.push(joined)
   }
@@ -205,18 +206,23 @@ function withWordForms(query: string, words: readonly { term: Extract<QueryTerm,
 }
 
 /**
- * Whether a word typed apart from its neighbour may be a piece of one word: two characters or
- * fewer (`e mail`, `wi fi`, `x ray`) or digits (`iphone 15`, `windows 11`). Two longer words
- * (`office hours`) are rarely one split in two, and every joined form is one more lookup and
- * one more term to highlight for every search typed with spaces.
+ * Whether a word typed apart from its neighbour may be a piece of one word: one character
+ * (`e mail`, `x ray`) or digits (`iphone 15`, `windows 11`). Two longer words (`office hours`)
+ * are rarely one split in two; and a joined form an item holds makes its two words match as
+ * the union of their own items and its, which for words of two letters (`to`, `in`: most
+ * items hold them) is a merge of most of the index for every sentence typed.
  */
 function isSplitPiece(word: string): boolean {
-  return word.length <= 2 || /^\p{Nd}+$/u.test(word)
+  return isShortPrefix(word) || /^\p{Nd}+$/u.test(word)
 }
 
-/** A word to match as typed or as a prefix: no typo, no other form of its stem. */
+/**
+ * A word to match as typed or as a prefix: no typo, no other form of its stem. One character
+ * (`a` of `a1`) matches itself only: as a prefix it would read the postings of every word it
+ * begins, for every such word of a long query (see `SHORT_PREFIX_WORDS`).
+ */
 function plainWord(text: string): QueryTerm {
-  return { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null }
+  return isShortPrefix(text) ? { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null, prefixWords: 0 } : { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null }
 }
 
 /**

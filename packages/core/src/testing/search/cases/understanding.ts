@@ -54,15 +54,17 @@ export function understandingCases<S extends Store>(name: string, pairing: Searc
       aContent(T, 'u14', 'cat_news', { ...blank, title: 'The iPhone 15 review' }),
       aContent(T, 'u15', 'cat_news', { ...blank, title: 'iPhone15 cases on sale' }),
       aContent(T, 'u16', 'cat_news', { ...blank, title: 'Free WiFi in the lobby' }),
+      aContent(T, 'u17', 'cat_news', { ...blank, title: 'Xray screening days' }),
     ])
     assert.equal(await find(search, 'iphone15'), ['u14', 'u15'])
     assert.equal(await find(search, 'iphone 15'), ['u14', 'u15'])
     assert.equal(hitIds(await search.search(T, aSearchQuery('iphone15'))), ['u15', 'u14'], 'as typed first')
     assert.equal(hitIds(await search.search(T, aSearchQuery('iphone 15'))), ['u14', 'u15'], 'as typed first')
-    assert.equal(await find(search, 'wi fi'), ['u16'])
+    assert.equal(await find(search, 'x ray screening'), ['u17'], 'one character and its neighbour joined')
+    assert.equal(await find(search, 'wi fi'), ['u16'], 'two longer words are not joined: the item having most of them')
     assert.equal(await find(search, 'wi-fi lobby'), ['u16'])
     assert.equal(await find(search, 'e mail'), ['u3', 'u4'], 'u4 writes email, u3 e-mail')
-    assert.equal(await find(search, '"wi fi"'), [], 'quoted: as written')
+    assert.equal(await find(search, '"x ray"'), [], 'quoted: as written')
   })
 
   s('Japanese spelling variants are one word', async ({ store, search }) => {
