@@ -187,7 +187,8 @@ function withWordForms(query: string, words: readonly { term: Extract<QueryTerm,
   for (let i = 0; i < count; i++) {
     const text = words[i]?.term.term ?? ''
     if (LETTERS_DIGITS.test(text)) {
-      const at = text.search(/^\p{L}/u) === 0 ? text.search(/\p{Nd}/u) : text.search(/\p{L}/u)
+      // Where letters and digits meet: the first digit after letters, or the first letter after digits.
+      const at = text.search(/^\p{L}/u.test(text) ? /\p{Nd}/u : /\p{L}/u)
       forms[i]?.push([plainWord(text.slice(0, at)), plainWord(text.slice(at))])
     }
     const word = words[i]
@@ -195,7 +196,7 @@ function withWordForms(query: string, words: readonly { term: Extract<QueryTerm,
     if (word === undefined || next === undefined || i + 1 >= count || next.start === word.end || query.slice(word.end, next.start).trim() !== '') continue
     if (!isSplitPiece(text) && !isSplitPiece(next.term.term)) continue
     // Hint: the joined form matches itself only: as a prefix, short joined forms (`to in` as `toin`) would read the postings of every word they begin.
-    const joined: QueryTerm[] = [{ kind: 'word', term: text + next.term.term, fuzzy: 0, stem: null, joined: null, prefixWords: 0 }]
+    const joined: QueryTerm[] = [{ ...plainWord(text + next.term.term), prefixWords: 0 }]
     forms[i]?.push(joined)
     forms[i + 1]?.push(joined)
   }
@@ -222,7 +223,8 @@ function isSplitPiece(word: string): boolean {
  * begins, for every such word of a long query (see `SHORT_PREFIX_WORDS`).
  */
 function plainWord(text: string): QueryTerm {
-  return isShortPrefix(text) ? { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null, prefixWords: 0 } : { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null }
+  const word: QueryTerm = { kind: 'word', term: text, fuzzy: 0, stem: null, joined: null }
+  return isShortPrefix(text) ? { ...word, prefixWords: 0 } : word
 }
 
 /**

@@ -102,8 +102,8 @@ export class TermExpansions {
     let groups = this.#expansions.get(key)
     if (groups === undefined) {
       groups = this.#groups(term)
-      // Hint: a word without typos matching nothing was one failed walk down the tree, cheaper than the entry it would take (most forms core gives a query's words, `iphone 15` as `iphone15`, are such).
-      if (term.kind === 'word' && term.fuzzy === 0 && groups.every((group) => group.length === 0)) return groups
+      // Hint: a word without typos nor stem matching nothing was one failed walk down the tree, cheaper than the entry it would take (most forms core gives a query's words, `iphone 15` as `iphone15`, are such).
+      if (term.kind === 'word' && term.fuzzy === 0 && term.stem === null && groups.every((group) => group.length === 0)) return groups
       const alternatives = groups.reduce((n, group) => n + group.length, 0)
       if (this.#expansions.size >= MAX_EXPANSIONS || this.#remembered + alternatives > MAX_REMEMBERED_ALTERNATIVES) {
         this.#expansions.clear()

@@ -310,14 +310,14 @@ export class TermMatcher {
     const remembered = this.#merged.remembered(key)
     if (remembered !== undefined) return { alt: null, list: remembered, size: remembered.length }
     const choices: Alternative[][][] = []
-    const own = this.#expansions.groupsOf(term)
-    if (own.length > 0 && own.every((group) => group.length > 0)) choices.push(own)
     for (const alternative of synonyms) {
       const groups = alternative.flatMap((synonym) => this.#expansions.groupsOf(synonym))
       if (groups.length === 0 || groups.some((group) => group.length === 0)) continue
       choices.push(groups.map((group) => group.map((alt) => ({ id: alt.id, factor: alt.factor * MATCH_WEIGHTS.synonym, kind: alt.kind === MATCH_KIND.exact ? MATCH_KIND.synonym : MATCH_KIND.prefix }))))
     }
-    if (choices.length === (choices[0] === own ? 1 : 0)) return undefined
+    if (choices.length === 0) return undefined
+    const own = this.#expansions.groupsOf(term)
+    if (own.length > 0 && own.every((group) => group.length > 0)) choices.unshift(own)
     let postings = 0
     const sized = choices.map((groups) =>
       groups
