@@ -1,6 +1,6 @@
 // `npm test`: build the packages, type-check the repo, run every package's uvu tests under c8,
 // run them all again with every memo and cache switched off (FRONTDESK_NO_MEMO=1: each memo
-// must change speed only), check core's coverage, pack and install the packages outside the
+// must change speed only), run the tests that load a server alone on the machine, check core's coverage, pack and install the packages outside the
 // repository and run the client on Bun, Deno and workerd (test/), and end with one line
 // `N passed, N failed` (read by CI), followed by
 // `, N skipped` when tests were skipped; the line before says why they were.
@@ -167,7 +167,17 @@ tally(built)
 const typed = step('typecheck (tsc --noEmit)', bin('tsc'), ['-p', 'tsconfig.json'], { minutes: 4 })
 tally(typed)
 
-const uvu = [process.execPath, '--conditions=source', '--import', 'tsx', ...UVU_PRELOAD, 'node_modules/uvu/bin.js', 'packages', pattern, ...UVU_FLAGS]
+/**
+ * Test files that bound a new client's latency while other processes load the server (a
+ * keep-alive flood, slow readers): beside the other run on a 2-core machine they would time the
+ * neighbour's tests as much as the server, so they run once, in a step of their own, after the
+ * two runs (memos do not touch what they measure). Paths as uvu names them, under packages/.
+ */
+const ALONE = ['http/test/hardening-flood.test.ts', 'http/test/hardening-slow-readers.test.ts']
+const alone = `(?:${ALONE.map((file) => file.replace(/[.]/g, '\\.')).join('|')})$`
+/** The uvu command for the test files under packages/ that match `pattern` and `only` (a regular expression). */
+const uvuOf = (only) => [process.execPath, '--conditions=source', '--import', 'tsx', ...UVU_PRELOAD, 'node_modules/uvu/bin.js', 'packages', `^${only}[\\s\\S]*?(?:${pattern})`, ...UVU_FLAGS]
+const uvu = uvuOf(`(?!${alone})`)
 // Where each run's preload writes how long its test files took (`uvu-crash-report.mjs`).
 const TIMES = 'FRONTDESK_TEST_TIMES'
 const timesDir = mkdtempSync(join(tmpdir(), 'frontdesk-test-times-'))
@@ -208,6 +218,8 @@ const runs = await withTestPostgres(() => {
   ])
 })
 for (const run of runs) count(run)
+const loaded = step('tests that load a server, alone on the machine', process.execPath, uvuOf(`(?=${alone})`).slice(1), { parse: true, env: { [NO_MEMO]: '0' }, minutes: 3 })
+count(loaded)
 console.log(`\n${slowest(['tests under c8', 'tests without memos'], timesOf)}`)
 rmSync(timesDir, { recursive: true, force: true })
 

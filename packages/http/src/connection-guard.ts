@@ -53,14 +53,13 @@ export function guardConnections(server: http.Server, options: ConnectionGuardOp
   if (options.maxConnections > 0) server.maxConnections = options.maxConnections
 
   if (options.maxConnectionsPerAddress > 0) {
-    // Hint: prepended, so that a refused connection is reset before TLS reads a byte of it.
-    server.prependListener('connection', (socket: Socket) => {
-      if (options.exempt(socket.remoteAddress)) return
+    const admit = (socket: Socket): boolean => {
+      if (options.exempt(socket.remoteAddress)) return true
       const key = addressKey(socket.remoteAddress)
       const held = perAddress.get(key) ?? 0
       if (held >= options.maxConnectionsPerAddress) {
         socket.resetAndDestroy()
-        return
+        return false
       }
       perAddress.set(key, held + 1)
       socket.once('close', () => {
@@ -68,7 +67,15 @@ export function guardConnections(server: http.Server, options: ConnectionGuardOp
         if (left <= 0) perAddress.delete(key)
         else perAddress.set(key, left)
       })
-    })
+      return true
+    }
+    // Hint: a refused connection must reach no 'connection' listener at all, whenever it was
+    // added: a listener that only resets the socket first still lets TLS's own listener wrap
+    // the closed socket, start a handshake and report it failed (a ConnResetException with its
+    // stack), which cost a flood's refused connection three times its refusal.
+    const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean
+    server.emit = ((event: string | symbol, ...args: unknown[]) =>
+      event === 'connection' && !admit(args[0] as Socket) ? false : emit(event, ...args)) as typeof server.emit
   }
 
   const opened = (socket: Socket) => {

@@ -8,7 +8,7 @@ import * as tls from 'node:tls'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { ServerOptions } from '@frontdesk/http'
-import { addressKey, createServer } from '@frontdesk/http'
+import { addressKey, createDevCert, createServer } from '@frontdesk/http'
 import type { TestServer } from './util/test-server.ts'
 import { closeServer, startTestServer } from './util/test-server.ts'
 
@@ -166,3 +166,42 @@ proxied('IPv6 clients are counted per /64, IPv4-mapped ones as their IPv4 addres
 })
 
 proxied.run()
+
+const refusedOnes = suite('connections refused by the per-address limit')
+
+refusedOnes('a refused connection reaches no listener of the server: no TLS handshake is begun for it, nor reported failed', async () => {
+  const world = await startTestServer()
+  const { cert, key, ca } = await createDevCert()
+  const server = createServer(world.frontdesk, { tls: { cert, key } }, { maxConnectionsPerAddress: 1, onError: () => {} }) as Server
+  let connections = 0
+  let tlsErrors = 0
+  server.on('connection', () => connections++)
+  server.on('tlsClientError', () => tlsErrors++)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  const open = () =>
+    new Promise<tls.TLSSocket | null>((resolve) => {
+      const tcp = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.12' })
+      tcp.on('error', () => {})
+      const socket = tls.connect({ socket: tcp, ca, servername: 'localhost' })
+      socket.once('secureConnect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'))
+      socket.once('data', () => resolve(socket))
+      socket.on('error', () => resolve(null))
+      socket.once('close', () => resolve(null))
+    })
+  try {
+    const held = await open()
+    assert.ok(held !== null, 'the first is served')
+    const refused = await Promise.all([1, 2, 3, 4, 5].map(open))
+    assert.ok(refused.every((socket) => socket === null), 'the next five are refused')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    assert.is(connections, 1, "only the one let in reached the server's 'connection' listeners")
+    assert.is(tlsErrors, 0, 'no handshake was begun, so none failed')
+    held?.destroy()
+  } finally {
+    await closeServer(server)
+    await world.close()
+  }
+})
+
+refusedOnes.run()
