@@ -33,6 +33,7 @@ const ITEMS: [id: string, title: string, summary: string, body?: string][] = [
   ['v_phone', 'The iPhone 15 in our shop', 'Prices and colours'],
   ['v_wifi', 'Free WiFi in every room', 'Ask the front desk for the password'],
   ['v_xray', 'Xray screening at the clinic', 'Book a day'],
+  ['v_windows', 'ウインドウズの設定', '3ヶ月ごとの点検'],
 ]
 
 test.before(async (ctx) => {
@@ -75,6 +76,9 @@ const QUESTIONS: { query: string; finds: string[]; ordered?: boolean; marks?: st
   { query: 'クッキーポリシー', finds: ['v_cookie'] },
   { query: 'ユーザインタフェース', finds: ['v_ui'], marks: 'ユーザーインターフェース' },
   { query: 'ユーザーインタフェース 改善', finds: ['v_ui'] },
+  { query: 'ウィンドウズ', finds: ['v_windows'], marks: 'ウインドウズ' },
+  { query: 'ソフトウエアエンジニア', finds: ['v_engineer'] },
+  { query: '3か月', finds: ['v_windows'] },
   // Phrases: the quoted words side by side and in order.
   { query: '"learned from the outage"', finds: ['v_learn'], marks: 'learned' },
   { query: '"the outage learned"', finds: [] },

@@ -23,7 +23,8 @@
  *   the compound's last word, so that a compound is found however it is written (see `joinedForm`);
  *   a word UAX #29 keeps whole across `.` or `_` is followed by its parts (`example`, `com`);
  * - Japanese spelling variants that are one word to a reader are one term: hiragana folds to
- *   katakana (`ぷらいばしー` is `プライバシー`); a long-vowel mark `ー` that ends a kana word of
+ *   katakana (`ぷらいばしー` is `プライバシー`), a small vowel to its full size (`ウィンドウ` is
+ *   `ウインドウ`; `ヵ` and `ヶ` are `カ`); a long-vowel mark `ー` that ends a kana word of
  *   two or more characters is dropped (`コンピューター` is `コンピュータ`, the JIS and 外来語
  *   conventions); `・`, `=` (`＝`), `゠` and spaces between two katakana join them into one run
  *   (`ソフトウェア・エンジニア` is `ソフトウェアエンジニア`). Offsets still point at the text as
@@ -34,7 +35,7 @@
  * Changes whenever `indexTerms` may give different terms for the same text: an engine that
  * keeps an index across restarts rebuilds it then.
  */
-export const ANALYZER_VERSION = 5
+export const ANALYZER_VERSION = 6
 
 /** One term of analysed text, with where it came from in the original string. */
 export interface Token {
@@ -599,10 +600,36 @@ function foldedSlice(text: string, from: number, to: number): string {
   return out
 }
 
-/** Hiragana folded to katakana, a code unit at a time (offsets carry over): a hiragana letter (or iteration mark) becomes its katakana. */
+/**
+ * Small kana that write the same word as their full-size form (`ウィンドウズ` / `ウインドウズ`,
+ * `ソフトウェア` / `ソフトウエア`, `3ヶ月` / `3ヵ月` / `3か月`): the small vowels, and `ヵ` `ヶ`
+ * (read ka in counters), which fold to `カ`. Not `ャ` `ュ` `ョ` `ッ` `ヮ`, whose size tells
+ * words apart (`ビョウイン` hospital, `ビヨウイン` beauty salon).
+ */
+const SMALL_KANA = [[0x30a1, 0x30a2], [0x30a3, 0x30a4], [0x30a5, 0x30a6], [0x30a7, 0x30a8], [0x30a9, 0x30aa], [0x30f5, 0x30ab], [0x30f6, 0x30ab]] as const
+const FOLD_FROM = 0x3041
+const FOLD_TO = 0x30fe
+// What each code unit of U+3041…U+30FE folds to: hiragana to katakana, then small kana to full size.
+const KANA_FOLDS = (() => {
+  const folds = new Uint16Array(FOLD_TO - FOLD_FROM + 1)
+  for (let code = FOLD_FROM; code <= FOLD_TO; code++) folds[code - FOLD_FROM] = (code >= 0x3041 && code <= 0x3096) || code === 0x309d || code === 0x309e ? code + 0x60 : code
+  for (const [small, full] of SMALL_KANA) {
+    for (let code = FOLD_FROM; code <= FOLD_TO; code++) if (folds[code - FOLD_FROM] === small) folds[code - FOLD_FROM] = full
+  }
+  return folds
+})()
+
+/**
+ * Kana folded to one form, a code unit at a time (offsets carry over): a hiragana letter (or
+ * iteration mark) becomes its katakana, and a small vowel or `ヵ` `ヶ` its full-size kana
+ * (`SMALL_KANA`).
+ */
 export function foldKanaCode(code: number): number {
-  return (code >= 0x3041 && code <= 0x3096) || code === 0x309d || code === 0x309e ? code + 0x60 : code
+  return code >= FOLD_FROM && code <= FOLD_TO ? (KANA_FOLDS[code - FOLD_FROM] ?? code) : code
 }
+
+/** Whether text may hold a code unit `foldKanaCode` changes (hiragana, small kana). */
+export const FOLDS_KANA = /[\u3041-\u3096\u309d\u309e\u30a1\u30a3\u30a5\u30a7\u30a9\u30f5\u30f6]/
 
 /** The long-vowel mark `ー`. */
 export const LONG_VOWEL = 0x30fc

@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { foldKanaCode, isTermBreak, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch, WORD_JOINER_CLASS, WORD_JOINERS } from './analyzer.ts'
+import { FOLDS_KANA, foldKanaCode, isTermBreak, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch, WORD_JOINER_CLASS, WORD_JOINERS } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { stemOf, stemRoot, wordMatches } from './query-terms.ts'
 
@@ -71,7 +71,7 @@ export class MatchText {
     return this.#joined
   }
 
-  /** `normalized` (not `null`) with its hiragana folded to katakana (`foldKanaCode`), where CJK query grams (folded too) are looked for. */
+  /** `normalized` (not `null`) with its kana folded (`foldKanaCode`), where CJK query grams (folded too) are looked for. */
   folded(normalized: string): string {
     this.#folded ??= foldKana(normalized)
     return this.#folded
@@ -84,7 +84,6 @@ export class MatchText {
   }
 }
 
-const HIRAGANA_FOLDED = /[\u3041-\u3096\u309d\u309e]/
 
 // Hint: `ignoreBOM` keeps a leading U+FEFF (by default the decoder drops it, and every offset after it would shift).
 const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true })
@@ -94,9 +93,9 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 let foldBuffer = new Uint16Array(1024)
 const KEPT_FOLD_BUFFER = 65_536
 
-/** Text with its hiragana folded to katakana, a code unit at a time (offsets carry over): itself when it has none. */
+/** Text with its kana folded (`foldKanaCode`), a code unit at a time (offsets carry over): itself when it has none. */
 function foldKana(text: string): string {
-  if (!HIRAGANA_FOLDED.test(text)) return text
+  if (!FOLDS_KANA.test(text)) return text
   if (!LITTLE_ENDIAN) return foldKanaByParts(text)
   // Hint: the code units made into one string at once: `+=` at each hiragana (half of a Japanese text) makes a rope of hundreds of parts, slower to build and then to search.
   if (foldBuffer.length < text.length && text.length <= KEPT_FOLD_BUFFER) foldBuffer = new Uint16Array(Math.min(KEPT_FOLD_BUFFER, text.length + (text.length >> 1)))

@@ -99,7 +99,7 @@ test('a phrase is found only adjacent and in order, never across fields', () => 
   const ja = phraseOf('移転のお知らせ')
   assert.ok(ja !== undefined && hasPhrase(['オフィス移転のお知らせ'], ja))
   assert.ok(ja !== undefined && !hasPhrase(['お知らせ: 移転の予定'], ja))
-  assert.equal(phraseUnits('ソフトウェア・エンジニア').map((u) => u.unit).join(''), 'ソフトウェアエンジニア')
+  assert.equal(phraseUnits('ソフトウェア・エンジニア').map((u) => u.unit).join(''), 'ソフトウエアエンジニア', 'the small vowel at its full size')
 })
 
 test('quotes: paired in order, a lone one plain text, "" nothing, and never a failure', () => {

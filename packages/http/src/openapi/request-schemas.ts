@@ -94,7 +94,7 @@ const QUERY_DESCRIPTION = [
   'A word of one character (`a`, `あ`, `日`) matches as a prefix only the 8 longer words beginning with it that the most items hold, and only for the first two such words of a query (later ones match themselves only); in quotes it matches every word it begins.',
   'Letters and digits joined by `-`, `.`, `/` or `_` are found joined, split or as written (`covid19`, `covid-19`, `covid 19`; `email`, `e-mail`).',
   'A word of letters and digits also finds its parts written apart (`iphone15` finds `iPhone 15`), and a word of one character or of digits typed apart from its neighbour also finds the two joined (`e mail` finds `email`, `iphone 15` finds `iPhone15`), ranked as a synonym.',
-  'Japanese: hiragana and katakana are one (`ぷらいばしー` finds `プライバシー`), a long-vowel mark ending a word is optional (`コンピューター` / `コンピュータ`), also for the words of a katakana compound written together (`ユーザインタフェース` finds `ユーザーインターフェース`),',
+  'Japanese: hiragana and katakana are one (`ぷらいばしー` finds `プライバシー`), a small vowel is its full-size kana (`ウィンドウズ` / `ウインドウズ`; `ヶ` and `ヵ` are `カ`), a long-vowel mark ending a word is optional (`コンピューター` / `コンピュータ`), also for the words of a katakana compound written together (`ユーザインタフェース` finds `ユーザーインターフェース`),',
   'and `・`, `＝` or a space inside a katakana compound does not split it.',
   '`-word` (after a space or at the start) leaves out the items having that word; a lone `-` and a `-` inside a word or inside quotes are plain text.',
   '`\"a phrase\"` finds only items holding those words side by side and in order in one field, each word whole and as written (after case, width and kana folding; no prefix, stem or typo); in Japanese the quoted characters must stand together.',
