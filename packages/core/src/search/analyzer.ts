@@ -628,8 +628,8 @@ export function foldKanaCode(code: number): number {
   return code >= FOLD_FROM && code <= FOLD_TO ? (KANA_FOLDS[code - FOLD_FROM] ?? code) : code
 }
 
-/** Whether text may hold a code unit `foldKanaCode` changes (hiragana, small kana). */
-export const FOLDS_KANA = /[\u3041-\u3096\u309d\u309e\u30a1\u30a3\u30a5\u30a7\u30a9\u30f5\u30f6]/
+/** Whether text holds a code unit `foldKanaCode` changes (hiragana, small kana): the fold table's own. */
+export const FOLDS_KANA = new RegExp(`[${[...KANA_FOLDS].flatMap((folded, i) => (folded === FOLD_FROM + i ? [] : [`\\u${(FOLD_FROM + i).toString(16)}`])).join('')}]`)
 
 /** The long-vowel mark `ー`. */
 export const LONG_VOWEL = 0x30fc
