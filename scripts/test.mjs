@@ -1,7 +1,8 @@
 // `npm test`: build the packages, type-check the repo, run every package's uvu tests under c8,
 // run them all again with every memo and cache switched off (FRONTDESK_NO_MEMO=1: each memo
-// must change speed only), run the tests that load a server alone on the machine, check core's coverage, pack and install the packages outside the
-// repository and run the client on Bun, Deno and workerd (test/), and end with one line
+// must change speed only), run the tests that load a server alone on the machine, check core's
+// coverage, pack and install the packages outside the repository and run the client on Bun,
+// Deno and workerd (test/), and end with one line
 // `N passed, N failed` (read by CI), followed by
 // `, N skipped` when tests were skipped; the line before says why they were.
 //

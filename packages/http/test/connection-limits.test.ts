@@ -32,12 +32,12 @@ test.after(async (world) => {
   await world.server?.close()
 })
 
-/** A TLS connection from `localAddress`: resolves with the socket once secure, or `null` when the server refused it. */
-function connect(world: World, localAddress: string): Promise<tls.TLSSocket | null> {
+/** A TLS connection from `localAddress` to the server at `port` (trusting `ca`): resolves with the socket once secure, or `null` when the server refused it. */
+function connectTo(port: number, ca: string, localAddress: string): Promise<tls.TLSSocket | null> {
   return new Promise((resolve) => {
-    const tcp = net.connect({ host: '127.0.0.1', port: world.server.port, localAddress })
+    const tcp = net.connect({ host: '127.0.0.1', port, localAddress })
     tcp.on('error', () => {})
-    const socket = tls.connect({ socket: tcp, ca: world.server.cert, servername: 'localhost' })
+    const socket = tls.connect({ socket: tcp, ca, servername: 'localhost' })
     socket.once('secureConnect', () => {
       // Hint: with TLS 1.3 the client is done before the server has seen its Finished; a refused
       // connection shows as a reset right after, so a request proves it is really open.
@@ -48,6 +48,9 @@ function connect(world: World, localAddress: string): Promise<tls.TLSSocket | nu
     socket.once('close', () => resolve(null))
   })
 }
+
+/** `connectTo` the world's server. */
+const connect = (world: World, localAddress: string) => connectTo(world.server.port, world.server.cert, localAddress)
 
 const closed = (socket: tls.TLSSocket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())))
 
@@ -179,16 +182,7 @@ refusedOnes('a refused connection reaches no listener of the server: no TLS hand
   server.on('tlsClientError', () => tlsErrors++)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
-  const open = () =>
-    new Promise<tls.TLSSocket | null>((resolve) => {
-      const tcp = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.12' })
-      tcp.on('error', () => {})
-      const socket = tls.connect({ socket: tcp, ca, servername: 'localhost' })
-      socket.once('secureConnect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'))
-      socket.once('data', () => resolve(socket))
-      socket.on('error', () => resolve(null))
-      socket.once('close', () => resolve(null))
-    })
+  const open = () => connectTo(port, ca, '127.0.0.12')
   try {
     const held = await open()
     assert.ok(held !== null, 'the first is served')

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { finds } from './finds.test-util.ts'
-import { cjkRunTokens, FOLDS_KANA, foldKanaCode, indexTerms, joinedForm, normalizeTerm, scannedTokens, tokenize } from './analyzer.ts'
+import { cjkRunTokens, FOLDED_KANA, FOLDS_KANA, foldKanaCode, indexTerms, joinedForm, normalizeTerm, scannedTokens, tokenize } from './analyzer.ts'
 import { MATCH_WEIGHTS, parseQuery, parseQueryTerms, stemMatches, stemOf, withinOneEdit, wordMatches, wordMatchWeight } from './query-terms.ts'
 
 test('Latin text becomes lower-cased words, punctuation dropped', () => {
@@ -13,8 +13,13 @@ test('full-width and half-width forms are NFKC-normalised', () => {
   assert.equal(indexTerms('ＡＢＣ ﾃｽﾄ'), ['abc', 'テス', 'スト', 'ト'])
 })
 
-test('FOLDS_KANA holds exactly the code units foldKanaCode changes', () => {
-  for (let code = 0; code < 0x10000; code++) assert.is(FOLDS_KANA.test(String.fromCharCode(code)), foldKanaCode(code) !== code, code.toString(16))
+test('FOLDS_KANA holds exactly the code units foldKanaCode changes, FOLDED_KANA those it changes them to', () => {
+  const targets = new Set<number>()
+  for (let code = 0; code < 0x10000; code++) {
+    assert.is(FOLDS_KANA.test(String.fromCharCode(code)), foldKanaCode(code) !== code, code.toString(16))
+    if (foldKanaCode(code) !== code) targets.add(foldKanaCode(code))
+  }
+  for (let code = 0; code < 0x10000; code++) assert.is(FOLDED_KANA.test(String.fromCharCode(code)), targets.has(code), code.toString(16))
 })
 
 test('a CJK run without spaces is indexed as bigrams plus its last character', () => {

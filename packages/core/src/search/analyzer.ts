@@ -631,6 +631,9 @@ export function foldKanaCode(code: number): number {
 /** Whether text holds a code unit `foldKanaCode` changes (hiragana, small kana): the fold table's own. */
 export const FOLDS_KANA = new RegExp(`[${[...KANA_FOLDS].flatMap((folded, i) => (folded === FOLD_FROM + i ? [] : [`\\u${(FOLD_FROM + i).toString(16)}`])).join('')}]`)
 
+/** Whether text holds a code unit other kana fold to (`foldKanaCode`: katakana of a hiragana, a full-size kana of a small one). */
+export const FOLDED_KANA = new RegExp(`[${[...new Set([...KANA_FOLDS].filter((folded, i) => folded !== FOLD_FROM + i))].map((code) => `\\u${code.toString(16)}`).join('')}]`)
+
 /** The long-vowel mark `ー`. */
 export const LONG_VOWEL = 0x30fc
 // What `emitCjkRun` handles apart from plain characters: a long-vowel mark, or a katakana separator.

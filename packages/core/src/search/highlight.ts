@@ -1,5 +1,5 @@
 import type { Token } from './analyzer.ts'
-import { FOLDS_KANA, foldKanaCode, isTermBreak, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch, WORD_JOINER_CLASS, WORD_JOINERS } from './analyzer.ts'
+import { FOLDED_KANA, FOLDS_KANA, foldKanaCode, isTermBreak, isTermBreakAt, joinsCompound, normalizedInPlace, tokenize, tokenizeStretch, WORD_JOINER_CLASS, WORD_JOINERS } from './analyzer.ts'
 import type { QueryTerm } from './query-terms.ts'
 import { stemOf, stemRoot, wordMatches } from './query-terms.ts'
 
@@ -83,7 +83,6 @@ export class MatchText {
     return this.#separated
   }
 }
-
 
 // Hint: `ignoreBOM` keeps a leading U+FEFF (by default the decoder drops it, and every offset after it would shift).
 const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true })
@@ -322,8 +321,6 @@ function codePointBefore(text: string, end: number): { char: string; at: number 
   return { char: text.slice(at, end), at }
 }
 
-// The katakana hiragana folds to (`foldKanaCode`).
-const KATAKANA_FOLDED = /[\u30a1-\u30f6\u30fd\u30fe]/
 const MARK_AT = /\p{M}/uy
 
 /**
@@ -452,8 +449,9 @@ interface Needles {
   /** A CJK term's many needles of two code units each, as `pairKey`s, looked for in one pass (`pairsIn`), else `null`. */
   pairs: Set<number> | null
   /**
-   * Whether they hold katakana that hiragana folds to: then they are looked for in the text with
-   * its kana folded; else in the text as it is (no hiragana folds to them, and the query's are folded).
+   * Whether they hold kana that other kana fold to (`FOLDED_KANA`): then they are looked for in
+   * the text with its kana folded; else in the text as it is (no kana folds to them, and the
+   * query's are folded).
    */
   kana: boolean
 }
@@ -478,7 +476,7 @@ function needlesOf(term: QueryTerm): Needles {
       const around = term.prefix ? [term.text] : [...new Set(term.grams)]
       // Hint: one look per gram would cost the text's length times the query's (a query of 500 different characters has 499 grams).
       const pairs = around.length > FEW_NEEDLES && around.every((needle) => needle.length === 2) ? new Set(around.map((needle) => pairKey(needle.charCodeAt(0), needle.charCodeAt(1)))) : null
-      needles = { gate: [...new Set(term.grams)], around, pairs, kana: KATAKANA_FOLDED.test(term.text) }
+      needles = { gate: [...new Set(term.grams)], around, pairs, kana: FOLDED_KANA.test(term.text) }
     } else {
       const gate = [term.term]
       if (term.fuzzy > 0) {
