@@ -5,7 +5,7 @@
 // the next import, and `serve` waits for one in progress.
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { directorySnapshots, snapshotIsBehind } from '@frontdesk/search'
@@ -16,6 +16,7 @@ import { bufferOutput } from '../src/env.ts'
 import { waitForRefreshes } from '../src/search-refresh.ts'
 import { openStore } from '../src/session.ts'
 import { frontdesk, startAndCompare } from './util/bin-import.ts'
+import { heldRefresh, refreshesRunning, settled } from './util/refreshes.ts'
 import { buildCli } from './util/serve-process.ts'
 
 const ITEMS = 120
@@ -75,16 +76,6 @@ async function upToDate(db: string, searchDir: string): Promise<boolean> {
 const lockOf = (searchDir: string, tenant: string) => join(searchDir, `refresh-${tenant}.lock`)
 const deltaOf = (searchDir: string, tenant: string) => join(searchDir, `${tenant}-delta.index`)
 
-/** Resolves once no refresh lock is left in `searchDir` and none has appeared for 300 ms (a refresh just handed off takes ~100 ms to start); at most 30 s. */
-async function settled(searchDir: string): Promise<void> {
-  let quiet = 0
-  for (const started = Date.now(); quiet < 300 && Date.now() - started < 30_000; ) {
-    const locked = existsSync(searchDir) && readdirSync(searchDir).some((name) => name.endsWith('.lock'))
-    quiet = locked ? 0 : quiet + 20
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 /** Polls `check` every millisecond, at most `ms`; whether it came true. A refresh of this test's small tenant holds its lock for tens of ms only. */
 async function eventually(check: () => boolean, ms: number): Promise<boolean> {
   for (const started = Date.now(); Date.now() - started < ms; ) {
@@ -101,13 +92,16 @@ function sleeper(seconds: number): ChildProcess {
 
 test('the import returns, and a process of its own writes the delta a start then restores', async ({ dir, db, searchDir, args }) => {
   const tenant = await tenantId(db)
-  const result = await frontdesk([...args, 'import', items(dir, 1), '--tenant', 'acme'], BEHIND)
-  const returned = Date.now()
+  const gate = join(dir, 'gate')
+  const result = await frontdesk([...args, 'import', items(dir, 1), '--tenant', 'acme'], { ...BEHIND, ...heldRefresh(gate) })
   assert.is(result.code, 0, result.stderr)
   assert.is(result.stderr, '', 'nothing said off a terminal')
-  assert.ok(await eventually(() => existsSync(deltaOf(searchDir, tenant)), 20_000), 'the delta is written')
+  // The import has ended; the refresh it started waits at the gate.
+  assert.is(refreshesRunning(searchDir).length, 1, 'a process of its own refreshes')
+  assert.not.ok(existsSync(deltaOf(searchDir, tenant)), 'the import did not write the delta')
+  writeFileSync(gate, '')
   await settled(searchDir)
-  assert.ok(statSync(deltaOf(searchDir, tenant)).mtimeMs >= returned - 5, 'written after the import had returned, by another process')
+  assert.ok(existsSync(deltaOf(searchDir, tenant)), 'the delta is written')
   assert.not.ok(existsSync(lockOf(searchDir, tenant)), 'the lock is released')
   assert.is(readFileSync(join(searchDir, 'refresh.log'), 'utf8'), '', 'the refresh logged no error')
   assert.is((await startAndCompare(db, searchDir, TEXTS))?.source, 'snapshot')
@@ -123,17 +117,25 @@ test('a refresh killed with SIGKILL at any moment leaves a snapshot a start uses
   for (const [k, ms] of [0, 0, 40, 120, 250, 500].entries()) {
     const result = await frontdesk([...args, 'import', items(dir, k + 1), '--tenant', 'acme'], BEHIND)
     assert.is(result.code, 0, result.stderr)
-    const lock = lockOf(searchDir, tenant)
-    if (await eventually(() => existsSync(lock) && readFileSync(lock, 'utf8').trim() !== '', 5_000)) {
-      await new Promise((resolve) => setTimeout(resolve, ms))
+    // Hint: the lock is linked into place already naming its holder, and a refresh that has ended is no longer among those running.
+    const holding = () => {
+      let pid: number
       try {
-        process.kill(Number(readFileSync(lock, 'utf8')), 'SIGKILL')
-        killed++
+        pid = Number(readFileSync(lockOf(searchDir, tenant), 'utf8'))
       } catch {
-        // Hint: it had finished (the lock gone, or about to be).
+        return 0
+      }
+      return refreshesRunning(searchDir).includes(pid) ? pid : 0
+    }
+    if (await eventually(() => holding() !== 0, 5_000)) {
+      await new Promise((resolve) => setTimeout(resolve, ms))
+      const pid = holding()
+      if (pid !== 0) {
+        process.kill(pid, 'SIGKILL')
+        killed++
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await settled(searchDir)
     const build = await startAndCompare(db, searchDir, TEXTS)
     assert.is(build?.source, 'snapshot', `killed after ${ms} ms: the snapshot left is usable`)
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -143,12 +144,30 @@ async function sweep(dir: string, name: string): Promise<void> {
   }
 }
 
-/** Whether a process with this id runs on this machine (one of another user counts): whether what it left in a snapshot directory is still its. */
+/**
+ * Whether a process with this id runs on this machine (one of another user counts): whether what
+ * it left in a snapshot directory is still its. A process that has ended but was not yet reaped
+ * by its parent (a zombie) does not run: a killed background refresh, orphaned, waits as one
+ * for as long as the machine's init leaves it, forever in a container without one.
+ */
 export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as { code?: unknown }).code === 'EPERM'
+    if ((error as { code?: unknown }).code !== 'EPERM') return false
   }
+  return !ended(pid)
+}
+
+/** Whether the process is a zombie, by its state in /proc (Linux); `false` where that cannot be read. */
+function ended(pid: number): boolean {
+  let stat: string
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+  } catch {
+    return false
+  }
+  // Hint: the state follows the command name, in parentheses that may themselves hold any character.
+  const state = stat.charAt(stat.lastIndexOf(')') + 2)
+  return state === 'Z' || state === 'X'
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +11,7 @@ import { openSqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SqliteStore } from '@frontdesk/adapter-sqlite'
 import type { SearchBuildInfo, SearchEngineOptions } from '../search-engine.ts'
 import { createSearchEngine } from '../search-engine.ts'
-import { directorySnapshots, readWhole } from './directory-snapshots.ts'
+import { directorySnapshots, processRuns, readWhole } from './directory-snapshots.ts'
 import { snapshotAfterImport, snapshotIsBehind } from './after-import.ts'
 import { snapshotBacklog } from './snapshot-backlog.ts'
 
@@ -220,6 +220,22 @@ test('a write removes the temporary files of its name left by processes that no 
   for (const name of left) writeFileSync(join(ctx.snapshots, name), 'half a snapshot')
   assert.is(await directorySnapshots(ctx.snapshots).write('t1', [new Uint8Array([1])]), true)
   assert.equal(readdirSync(ctx.snapshots).sort(), ['t1.index', ...left.slice(1)].sort())
+})
+
+test('a process that ended but was not reaped (a zombie) does not run; its parent, alive, does', async () => {
+  // Hint: the shell's background child is left to a parent that never waits for it (sleep), as an orphaned refresh is left to an init that does not reap.
+  const parent = spawn('/bin/sh', ['-c', 'sleep 30 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  try {
+    const child = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))))
+    assert.ok(processRuns(child))
+    process.kill(child, 'SIGKILL')
+    for (let waited = 0; waited < 5_000 && !readFileSync(`/proc/${child}/stat`, 'latin1').includes(') Z'); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10))
+    process.kill(child, 0)
+    assert.not.ok(processRuns(child), 'a zombie')
+    assert.ok(processRuns(parent.pid ?? 0), 'its parent')
+  } finally {
+    parent.kill('SIGKILL')
+  }
 })
 
 test('a snapshot store never reads nor writes a name that is no plain file name', async (ctx) => {
