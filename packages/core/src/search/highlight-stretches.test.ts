@@ -73,6 +73,19 @@ test('spans from the stretches around the query are the spans of the whole text'
   )
 })
 
+test('a word is marked in a compound\'s joined form also where the text holds the word, its stem or a typo of it as typed', () => {
+  const parts = ['covid-19', 'covid19', 'covid', '19', 'e-mail', 'email', 'e-mails', 'mail', 'learn-ing', 'learning', 'learned', 'of-fice', 'office', 'ofice', 'x', ' ', '.', '-', '「']
+  const compounds = fc.array(fc.constantFrom(...parts), { maxLength: 12 }).map((chosen) => chosen.join(''))
+  const words = fc.constantFrom('covid19', 'covid-19', 'email', 'emailing', 'e-mail', 'learning', 'office', 'ofice', 'offices', 'mail')
+  fc.assert(
+    fc.property(compounds, words, (t, q) => {
+      const terms = parseQueryTerms(q)
+      assert.equal(matchSpans(t, terms), referenceSpans(t, terms), `${JSON.stringify(t)} / ${q}`)
+    }),
+    { numRuns: 3000 },
+  )
+})
+
 test('one query highlighting many texts (the items of a search) marks each as a query made for it alone', () => {
   fc.assert(
     fc.property(fc.array(text, { minLength: 2, maxLength: 6 }), query, (texts, q) => {

@@ -145,15 +145,14 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
   else {
     // CJK needles are looked for in the text with its kana folded (as the query's are), words in the text itself.
     const folded = plan.kana ? source.folded(normalized) : normalized
-    // A word may match the joined form of a compound (`covid19` in `COVID-19`): looked for in the text without its joiners.
-    // Hint: only for words the text itself does not hold (most texts that hold a word hold it as typed): the joined text is made for no other.
     const absent = plan.words.length === 0 ? NO_WORDS : plan.words.filter((term) => !occursIn(normalized, folded, term))
-    const joined = absent.length > 0 ? source.joined : null
-    const joinedOnly = joined === null ? NO_WORDS : absent.filter((term) => joined.includes(term.term))
+    // A word may match the joined form of a compound (`covid19` in `COVID-19`, also beside a `covid19` as typed).
+    const joined = plan.words.length === 0 ? null : source.joined
+    const anchors = joined === null ? NO_ANCHORS : joinedAnchors(normalized, joined, plan.words, absent)
     // Most texts of a hit hold none of the terms (a word found in the title only): skip them.
     // Hint: only where `tokenize` takes its terms from this very string (it normalises grapheme by grapheme otherwise).
     const wordOccurs = absent.length < plan.words.length
-    if (joinedOnly.length === 0 && !wordOccurs && !terms.some((term) => term.kind === 'cjk' && occursIn(normalized, folded, term))) return []
+    if (anchors.length === 0 && !wordOccurs && !terms.some((term) => term.kind === 'cjk' && occursIn(normalized, folded, term))) return []
     // CJK terms of plain characters are found as substrings; only the others need the text's tokens.
     // Hint: a run joined across katakana separators has bigrams that are no substrings of the text.
     if (plan.plainRuns.length > 0 && !source.separated(normalized)) {
@@ -161,7 +160,7 @@ export function spansIn(source: MatchText, terms: readonly QueryTerm[]): Span[] 
       tokenized = plan.others
     }
     if (tokenized.length === 0) return mergeSpans(withLongVowels(text, spans))
-    tokens = tokensAround(normalized, folded, tokenized, joinedOnly.map((term) => String.fromCodePoint(term.term.codePointAt(0) ?? 0)))
+    tokens = tokensAround(normalized, folded, tokenized, anchors)
   }
   const words = plan.words
   const word = words[0]
@@ -190,6 +189,33 @@ type WordTerm = Extract<QueryTerm, { kind: 'word' }>
 type CjkTerm = Extract<QueryTerm, { kind: 'cjk' }>
 
 const NO_WORDS: readonly WordTerm[] = []
+const NO_ANCHORS: readonly string[] = []
+
+/**
+ * The first characters of the words' needles that occur more often in `joined` (`normalized`
+ * without its joiners) than in `normalized`: such an occurrence spans a joiner, so it lies in a
+ * compound, whose joined form may match the word though the text never holds the needle as
+ * typed. Tokenizing the stretches around those characters finds that form; every other match
+ * holds a needle as typed, and is found around it. (Needles hold no joiner: they are parts of
+ * query words, which are tokens.)
+ */
+function joinedAnchors(normalized: string, joined: string, words: readonly WordTerm[], absent: readonly WordTerm[]): readonly string[] {
+  const anchors: string[] = []
+  for (const term of words) {
+    for (const needle of needlesOf(term).gate) {
+      const first = String.fromCodePoint(needle.codePointAt(0) ?? 0)
+      if (!anchors.includes(first) && countOf(joined, needle) > (absent.includes(term) ? 0 : countOf(normalized, needle))) anchors.push(first)
+    }
+  }
+  return anchors.length === 0 ? NO_ANCHORS : anchors
+}
+
+/** How many times `needle` stands in `text`, overlapping places counted. */
+function countOf(text: string, needle: string): number {
+  let count = 0
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count++
+  return count
+}
 
 /** What `spansIn` needs to know of a query's terms, found once for all the texts it highlights. */
 interface TermsPlan {
