@@ -221,11 +221,12 @@ test('a failing shared store fails no request: the process limits alone, from th
 test('a shared store slower than stepTimeoutMs is not waited for: the request is decided here', async () => {
   const clock = clockAt()
   const store = sharedStore()
-  store.delayMs = 200
+  store.delayMs = 2_000
   const limiter = new RateLimiter(clock, { store, stepTimeoutMs: 20 })
   const started = performance.now()
   const state = await limiter.take('key:k', 10)
-  assert.ok(performance.now() - started < 150, `${performance.now() - started} ms`)
+  // Hint: far below the store's delay, far above the step's timeout: a loaded machine's pauses must not decide it.
+  assert.ok(performance.now() - started < 1_000, `${performance.now() - started} ms`)
   assert.ok(state.allowed)
   assert.ok(state.remaining <= state.limit)
   await limiter.close()
