@@ -4,7 +4,7 @@
 // refresh killed with SIGKILL at any moment leaves what a start can use and is taken over by
 // the next import, and `serve` waits for one in progress.
 import type { ChildProcess } from 'node:child_process'
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +16,7 @@ import { bufferOutput } from '../src/env.ts'
 import { waitForRefreshes } from '../src/search-refresh.ts'
 import { openStore } from '../src/session.ts'
 import { frontdesk, startAndCompare } from './util/bin-import.ts'
-import { heldRefresh, refreshesRunning, settled } from './util/refreshes.ts'
+import { heldRefresh, refreshesRunning, refreshRuns, settled } from './util/refreshes.ts'
 import { buildCli } from './util/serve-process.ts'
 
 const ITEMS = 120
@@ -114,32 +114,47 @@ test('the import returns, and a process of its own writes the delta a start then
 test('a refresh killed with SIGKILL at any moment leaves a snapshot a start uses; the next import takes its lock over', async ({ dir, db, searchDir, args }) => {
   const tenant = await tenantId(db)
   let killed = 0
-  for (const [k, ms] of [0, 0, 40, 120, 250, 500].entries()) {
-    const result = await frontdesk([...args, 'import', items(dir, k + 1), '--tenant', 'acme'], BEHIND)
+  // When each refresh is killed: waiting at a gate before it starts, or so many ms after the test sees it hold its lock.
+  for (const [k, moment] of (['gate', 0, 0, 40, 120, 250] as const).entries()) {
+    const gate = join(dir, `gate-${k}`)
+    const result = await frontdesk([...args, 'import', items(dir, k + 1), '--tenant', 'acme'], { ...BEHIND, ...(moment === 'gate' ? heldRefresh(gate) : {}) })
     assert.is(result.code, 0, result.stderr)
-    // Hint: the lock is linked into place already naming its holder, and a refresh that has ended is no longer among those running.
-    const holding = () => {
-      let pid: number
-      try {
-        pid = Number(readFileSync(lockOf(searchDir, tenant), 'utf8'))
-      } catch {
-        return 0
+    if (moment === 'gate') {
+      const [waiting] = refreshesRunning(searchDir)
+      assert.ok(waiting !== undefined, 'the refresh waits at its gate')
+      process.kill(waiting, 'SIGKILL')
+      killed++
+    } else {
+      // Hint: the lock is linked into place already naming its holder, and a refresh that has ended is no longer among those running.
+      const holding = () => {
+        let pid: number
+        try {
+          pid = Number(readFileSync(lockOf(searchDir, tenant), 'utf8'))
+        } catch {
+          return 0
+        }
+        return refreshRuns(pid, searchDir) ? pid : 0
       }
-      return refreshesRunning(searchDir).includes(pid) ? pid : 0
-    }
-    if (await eventually(() => holding() !== 0, 5_000)) {
-      await new Promise((resolve) => setTimeout(resolve, ms))
-      const pid = holding()
-      if (pid !== 0) {
-        process.kill(pid, 'SIGKILL')
-        killed++
+      if (await eventually(() => holding() !== 0, 5_000)) {
+        await new Promise((resolve) => setTimeout(resolve, moment))
+        const pid = holding()
+        try {
+          if (pid !== 0) {
+            process.kill(pid, 'SIGKILL')
+            killed++
+          }
+        } catch {
+          // Hint: it ended (and was reaped) after the look.
+        }
       }
     }
     await settled(searchDir)
     const build = await startAndCompare(db, searchDir, TEXTS)
-    assert.is(build?.source, 'snapshot', `killed after ${ms} ms: the snapshot left is usable`)
+    assert.is(build?.source, 'snapshot', `killed at ${moment}: the snapshot left is usable`)
   }
   assert.ok(killed > 0, 'some refreshes were killed')
+  // Hint: a lock whose holder has ended, whether or not a kill above left one: the next import's refresh must take it over.
+  if (!existsSync(lockOf(searchDir, tenant))) writeFileSync(lockOf(searchDir, tenant), `${spawnSync('true').pid}\n`)
   const last = await frontdesk([...args, 'import', items(dir, 7), '--tenant', 'acme'], BEHIND)
   assert.is(last.code, 0, last.stderr)
   await settled(searchDir)

@@ -7,18 +7,17 @@ import { readdirSync, readFileSync } from 'node:fs'
  * child has started the program).
  */
 export function refreshesRunning(searchDir: string): number[] {
-  const pids: number[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    let argv: string[]
-    try {
-      argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
-    } catch {
-      continue
-    }
-    if (argv.includes('search-snapshot') && argv.includes(searchDir)) pids.push(Number(name))
+  return readdirSync('/proc').flatMap((name) => (/^\d+$/.test(name) && refreshRuns(Number(name), searchDir) ? [Number(name)] : []))
+}
+
+/** Whether the process `pid` is a `frontdesk search-snapshot` for `searchDir` that has not ended. */
+export function refreshRuns(pid: number, searchDir: string): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    return argv.includes('search-snapshot') && argv.includes(searchDir)
+  } catch {
+    return false
   }
-  return pids
 }
 
 /** Resolves once no refresh runs for `searchDir`; at most 30 s. */
