@@ -113,6 +113,16 @@ test('the import returns, and a process of its own writes the delta a start then
 
 test('a refresh killed with SIGKILL at any moment leaves a snapshot a start uses; the next import takes its lock over', async ({ dir, db, searchDir, args }) => {
   const tenant = await tenantId(db)
+  // Hint: the lock is linked into place already naming its holder, and a refresh that has ended is no longer among those running.
+  const holding = () => {
+    let pid: number
+    try {
+      pid = Number(readFileSync(lockOf(searchDir, tenant), 'utf8'))
+    } catch {
+      return 0
+    }
+    return refreshRuns(pid, searchDir) ? pid : 0
+  }
   let killed = 0
   // When each refresh is killed: waiting at a gate before it starts, or so many ms after the test sees it hold its lock.
   for (const [k, moment] of (['gate', 0, 0, 40, 120, 250] as const).entries()) {
@@ -125,16 +135,6 @@ test('a refresh killed with SIGKILL at any moment leaves a snapshot a start uses
       process.kill(waiting, 'SIGKILL')
       killed++
     } else {
-      // Hint: the lock is linked into place already naming its holder, and a refresh that has ended is no longer among those running.
-      const holding = () => {
-        let pid: number
-        try {
-          pid = Number(readFileSync(lockOf(searchDir, tenant), 'utf8'))
-        } catch {
-          return 0
-        }
-        return refreshRuns(pid, searchDir) ? pid : 0
-      }
       if (await eventually(() => holding() !== 0, 5_000)) {
         await new Promise((resolve) => setTimeout(resolve, moment))
         const pid = holding()

@@ -628,11 +628,19 @@ export function foldKanaCode(code: number): number {
   return code >= FOLD_FROM && code <= FOLD_TO ? (KANA_FOLDS[code - FOLD_FROM] ?? code) : code
 }
 
+// The fold table's changes, as [from, to] code units.
+const KANA_CHANGES = [...KANA_FOLDS].flatMap((folded, i) => (folded === FOLD_FROM + i ? [] : [[FOLD_FROM + i, folded] as const]))
+
+/** A regular expression matching any one of `codes` (code units of the BMP). */
+function oneOf(codes: Iterable<number>): RegExp {
+  return new RegExp(`[${[...codes].map((code) => `\\u${code.toString(16).padStart(4, '0')}`).join('')}]`)
+}
+
 /** Whether text holds a code unit `foldKanaCode` changes (hiragana, small kana): the fold table's own. */
-export const FOLDS_KANA = new RegExp(`[${[...KANA_FOLDS].flatMap((folded, i) => (folded === FOLD_FROM + i ? [] : [`\\u${(FOLD_FROM + i).toString(16)}`])).join('')}]`)
+export const FOLDS_KANA = oneOf(KANA_CHANGES.map(([from]) => from))
 
 /** Whether text holds a code unit other kana fold to (`foldKanaCode`: katakana of a hiragana, a full-size kana of a small one). */
-export const FOLDED_KANA = new RegExp(`[${[...new Set([...KANA_FOLDS].filter((folded, i) => folded !== FOLD_FROM + i))].map((code) => `\\u${code.toString(16)}`).join('')}]`)
+export const FOLDED_KANA = oneOf(new Set(KANA_CHANGES.map(([, to]) => to)))
 
 /** The long-vowel mark `ー`. */
 export const LONG_VOWEL = 0x30fc
